@@ -1,0 +1,127 @@
+"""The engine contract every game implements (OpenSpiel's Game/State split).
+
+A :class:`Game` is a stateless rules object. All mutable facts of a match live in a *state*: plain,
+copyable data with no callables and no random generator inside. The engine never draws a random
+number: shuffles, draws and dice are decisions of the :data:`CHANCE` role, and whoever drives the
+match (the referee, a test, a search bot) picks among their options.
+
+One step of play is a :class:`Decision`: who must choose, the named step, a prompt for humans and a
+deterministic, ordered tuple of :class:`Option` values with stable keys. Bots answer with an index;
+records store the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Protocol
+
+#: The role that makes random choices (deals, draws, dice). Its options are equally likely unless
+#: the decision carries explicit ``weights``.
+CHANCE = "chance"
+
+
+class RulesError(ValueError):
+    """An unknown ruleset, option name or option value. The message is one clear line."""
+
+
+class IllegalOption(ValueError):
+    """An option key that is not among the options of the pending decision."""
+
+
+class Option(NamedTuple):
+    """One choice offered by a decision.
+
+    ``key`` is stable across versions and is what records store (``card:red-5``, ``flag:4``,
+    ``done``). ``label`` is for humans. ``value`` is the engine's own payload (a card id, a flag
+    index...): it lets ``apply`` act without parsing the key and carries nothing hidden.
+    """
+
+    key: str
+    label: str
+    value: Any = None
+
+
+class Decision(NamedTuple):
+    """Who must choose what, now.
+
+    ``role`` is a role name or :data:`CHANCE`. ``options`` is never empty for a non-terminal state.
+    ``weights`` is ``None`` for equally likely chance options (every decision of a player has
+    ``None``).
+    """
+
+    role: str
+    step: str
+    prompt: str
+    options: tuple[Option, ...]
+    weights: tuple[float, ...] | None = None
+
+    def index_of(self, key: str) -> int:
+        """Index of the option with ``key``; raises :class:`IllegalOption` if there is none."""
+        for i, option in enumerate(self.options):
+            if option.key == key:
+                return i
+        raise IllegalOption(f"{key!r} is not an option of step {self.step!r} for {self.role!r}")
+
+
+class Outcome(NamedTuple):
+    """How a match ended.
+
+    ``scores`` has one entry per role in role order: 1 for a win, 0 for a loss, 0.5 each for a
+    draw (multi-player games may use other splits that sum to 1). ``termination`` is a short
+    stable code (``breakthrough``, ``envelopment``, ``stalemate``, ``forfeit``...) and ``reason`` a
+    human sentence.
+    """
+
+    winner: str | None
+    scores: tuple[float, ...]
+    termination: str
+    reason: str
+
+    @classmethod
+    def win(cls, roles: tuple[str, ...], winner: str, termination: str, reason: str) -> Outcome:
+        return cls(winner, tuple(1.0 if r == winner else 0.0 for r in roles), termination, reason)
+
+    @classmethod
+    def draw(cls, roles: tuple[str, ...], termination: str, reason: str) -> Outcome:
+        share = 1.0 / len(roles)
+        return cls(None, tuple(share for _ in roles), termination, reason)
+
+
+class Rules(Protocol):
+    """A validated ruleset and option set. Immutable; shared by every state of a match."""
+
+    ruleset: str
+    options: Mapping[str, str]
+    roles: tuple[str, ...]
+
+
+class Game(Protocol):
+    """A stateless rules object. Every method is a pure function of its arguments."""
+
+    name: str
+    rules_version: str
+    rulesets: tuple[str, ...]
+
+    def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> Rules:
+        """Validate a ruleset name and option values; raise :class:`RulesError` if any is unknown."""
+        ...
+
+    def new_state(self, rules: Rules) -> Any:
+        """The state before the first decision (usually a chance decision: the deal)."""
+        ...
+
+    def decision(self, state: Any) -> Decision | None:
+        """The pending decision, or ``None`` once the match is over."""
+        ...
+
+    def apply(self, state: Any, option: Option) -> None:
+        """Carry out ``option``, which must come from ``decision(state).options``. Mutates ``state``."""
+        ...
+
+    def view(self, state: Any, role: str) -> dict[str, Any]:
+        """What ``role`` may see: JSON-ready data, identical for states ``role`` cannot tell apart."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The outcome once the match is over, else ``None``."""
+        ...

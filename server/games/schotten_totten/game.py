@@ -1,0 +1,126 @@
+"""Schotten Totten / Battle Line as a :class:`~standoff.server.core.game.Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.flow import StackGame, iter_history
+from . import cards as C
+from .formations import strength
+from .rules import RULESETS, STRules, make_rules
+from .state import DECK_NAMES, NO_ONE, STState
+from .steps import STEPS, explain_claim
+from .text import render
+
+
+class SchottenTotten(StackGame):
+    """The referee's rules object for Schotten Totten (Battle Line rules by default)."""
+
+    name = "schotten-totten"
+    rules_version = "1"
+    rulesets = RULESETS
+    steps = STEPS
+
+    def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> STRules:
+        return make_rules(ruleset, options)
+
+    def new_state(self, rules: STRules | None = None) -> STState:
+        state = STState(rules or make_rules())
+        # The stack runs from its end: deal every hand, then choose who starts.
+        state.stack = [("first_player",), ("deal",)]
+        return state
+
+    def view(self, state: STState, role: str) -> dict[str, Any]:
+        """What ``role`` may see (rules digest §6): its own hand; the other hands as counts of
+        troops and tactics plus cards it knows through Scout; deck sizes and the Scout tops it put
+        back itself; the whole table, discards and counts; the history as it saw it."""
+        rules = state.rules
+        roles = rules.roles
+        me = roles.index(role)
+        n = len(roles)
+        flags = []
+        for f in range(9):
+            sides = {}
+            for r, name in enumerate(roles):
+                at = state.completed_at(f, r)
+                sides[name] = {
+                    "cards": [C.card_name(c) for c in state.sides[f * n + r]],
+                    "completed_at": at,
+                }
+            entry: dict[str, Any] = {
+                "flag": f + 1,
+                "claimed_by": roles[state.claimed[f]] if state.claimed[f] != NO_ONE else None,
+                "fog": roles[state.fog[f]] if state.fog[f] != NO_ONE else None,
+                "mud": roles[state.mud[f]] if state.mud[f] != NO_ONE else None,
+                "sides": sides,
+            }
+            flags.append(entry)
+        others = {}
+        for r, name in enumerate(roles):
+            if r == me:
+                continue
+            hand = state.hands[r]
+            others[name] = {
+                "troops": sum(1 for c in hand if c < 60),
+                "tactics": sum(1 for c in hand if c >= 60),
+                "known": [C.card_name(c) for c in hand if c in state.known[me]],
+            }
+        decks = {}
+        for d, name in enumerate(DECK_NAMES):
+            tops = state.tops[d]
+            decks[name] = {
+                "size": state.deck_size(d),
+                # from the top down; a top card someone else put back is "unknown" to us
+                "top": [
+                    C.card_name(card) if knower == me else "unknown" for card, knower in reversed(tops)
+                ],
+            }
+        decision = state.pending if state.pending is not None else self.decision(state)
+        return {
+            "game": self.name,
+            "ruleset": rules.ruleset,
+            "role": role,
+            "turn": state.turn,
+            "to_move": roles[state.current],
+            "step": decision.step if decision is not None else None,
+            "hand": [C.card_name(c) for c in state.hands[me]],
+            "opponents": others,
+            "flags": flags,
+            "decks": decks,
+            "discards": {name: [C.card_name(c) for c in state.discards[r]] for r, name in enumerate(roles)},
+            "tactics_played": dict(zip(roles, state.tactics_played, strict=True)),
+            "leader_played": dict(zip(roles, state.leader_played, strict=True)),
+            "history": [
+                [e.number, e.role, e.step, e.seen_by(role)] for e in iter_history(state.history)
+            ],
+        }
+
+    # -- helpers for referees, bots and the CLI -----------------------------------------------
+
+    def render(self, state: STState) -> str:
+        """The whole table as text (omniscient: both hands shown)."""
+        return render(state)
+
+    def explain_claim(self, state: STState, role: str, flag: int) -> str | None:
+        """Why ``role`` cannot claim flag number ``flag`` (1-9) now; ``None`` if it can."""
+        return explain_claim(state, state.rules.roles.index(role), flag - 1)
+
+    def fallback_index(self, state: STState) -> int | None:
+        """The option a referee substitutes when a bot times out on a step whose rules name a
+        default (Mud leaving: discard the card whose removal leaves the strongest formation).
+        ``None`` where the rules name none (the fault policy decides)."""
+        decision = self.decision(state)
+        if decision is None or decision.step != "mud_discard":
+            return None
+        _, flag, role = state.stack[-1]
+        side = state.side(flag, role)
+        fog = state.fog[flag] != NO_ONE
+        best, best_index = None, 0
+        for i, card in enumerate(side):
+            rest = side[:i] + side[i + 1 :]
+            value = strength(rest, fog)
+            if best is None or value > best:
+                best, best_index = value, i
+        return best_index
+

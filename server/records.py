@@ -1,0 +1,55 @@
+"""Record files: one JSONL file per match, appended line by line, fsync'd at match end."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from .core.record import Record, ReplayError, dump_line, parse_record
+
+
+class RecordWriter:
+    """Appends a record to ``path`` as the match goes: header first, then each decision, then the
+    outcome. ``close()`` flushes and fsyncs. Usable as a context manager."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if self.path.parent != Path(""):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+
+    def write(self, line: dict[str, Any]) -> None:
+        assert self._file is not None, "record already closed"
+        self._file.write(dump_line(line) + "\n")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def write_record(path: str | os.PathLike[str], record: Record) -> None:
+    with RecordWriter(path) as writer:
+        writer.write(record.header)
+        for move in record.moves:
+            writer.write(move)
+        if record.footer is not None:
+            writer.write(record.footer)
+
+
+def read_record(path: str | os.PathLike[str]) -> Record:
+    """Read a record file; raise :class:`ReplayError` (or ``OSError``) with a clear message."""
+    with open(path, encoding="utf-8") as file:
+        try:
+            return parse_record(file)
+        except ReplayError as exc:
+            raise ReplayError(f"{path}: {exc}") from None
