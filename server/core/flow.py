@@ -47,7 +47,8 @@ def iter_history(history: tuple | None) -> Iterator[HistoryEntry]:
     while history is not None:
         entries.append(history[0])
         history = history[1]
-    return reversed(entries)
+    make = HistoryEntry._make
+    return (make(entry) for entry in reversed(entries))
 
 
 class Step(ABC):
@@ -59,6 +60,8 @@ class Step(ABC):
     """
 
     name: str = ""
+    #: Set by steps whose choices some roles may not see; only then is :meth:`visibility` asked.
+    hidden: bool = False
 
     @abstractmethod
     def run(self, game: Any, state: Any, frame: tuple) -> Decision | None:
@@ -71,7 +74,8 @@ class Step(ABC):
     def visibility(
         self, state: Any, frame: tuple, decision: Decision, option: Option
     ) -> tuple[tuple[str, ...], str] | None:
-        """``None`` if the choice is public, else ``(roles who see it, redacted key)``."""
+        """``None`` if the choice is public, else ``(roles who see it, redacted key)``. Asked only
+        of steps with ``hidden = True``."""
         return None
 
 
@@ -116,14 +120,14 @@ class StackGame:
                 raise ValueError("the match is over: no decision to apply an option to")
         frame = state.stack[-1]
         step = self.steps[frame[0]]
-        hidden = step.visibility(state, frame, decision, option)
-        state.number += 1
+        number = state.number = state.number + 1
+        # History entries are stored as plain tuples (cheaper than building HistoryEntry objects
+        # on the hot path); iter_history() wraps them.
+        hidden = step.visibility(state, frame, decision, option) if step.hidden else None
         if hidden is None:
-            entry = HistoryEntry(state.number, decision.role, decision.step, option.key)
+            entry = (number, decision[0], decision[1], option[0], None, "")
         else:
-            entry = HistoryEntry(
-                state.number, decision.role, decision.step, option.key, hidden[0], hidden[1]
-            )
+            entry = (number, decision[0], decision[1], option[0], hidden[0], hidden[1])
         state.history = (entry, state.history)
         state.pending = None
         step.choose(self, state, frame, option)

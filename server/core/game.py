@@ -63,6 +63,15 @@ class Decision(NamedTuple):
         raise IllegalOption(f"{key!r} is not an option of step {self.step!r} for {self.role!r}")
 
 
+_tuple_new = tuple.__new__
+
+
+def make_decision(role: str, step: str, prompt: str, options: tuple[Option, ...]) -> Decision:
+    """``Decision(role, step, prompt, options)`` without the keyword machinery of NamedTuple's
+    constructor: engines build one per step on their hot path."""
+    return _tuple_new(Decision, (role, step, prompt, options, None))
+
+
 class Outcome(NamedTuple):
     """How a match ended.
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.flow import StackGame, iter_history
 from . import cards as C
+from .determinize import redeal
 from .formations import strength
 from .rules import RULESETS, STRules, make_rules
 from .state import DECK_NAMES, NO_ONE, STState
@@ -28,7 +30,7 @@ class SchottenTotten(StackGame):
     def new_state(self, rules: STRules | None = None) -> STState:
         state = STState(rules or make_rules())
         # The stack runs from its end: deal every hand, then choose who starts.
-        state.stack = [("first_player",), ("deal",)]
+        state.stack = [("first_player",), ("deal", 0)]
         return state
 
     def view(self, state: STState, role: str) -> dict[str, Any]:
@@ -105,6 +107,11 @@ class SchottenTotten(StackGame):
     def explain_claim(self, state: STState, role: str, flag: int) -> str | None:
         """Why ``role`` cannot claim flag number ``flag`` (1-9) now; ``None`` if it can."""
         return explain_claim(state, state.rules.roles.index(role), flag - 1)
+
+    def determinize(self, state: STState, role: str, rng: random.Random) -> STState:
+        """A copy of ``state`` with everything ``role`` cannot see re-dealt (see
+        :mod:`.determinize`): the view of ``role`` is unchanged."""
+        return redeal(state, state.rules.roles.index(role), rng)
 
     def fallback_index(self, state: STState) -> int | None:
         """The option a referee substitutes when a bot times out on a step whose rules name a

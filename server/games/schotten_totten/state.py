@@ -33,6 +33,8 @@ class STState(StackState):
         "current",
         "passes",
         "turn",
+        "table",
+        "proofs",
     )
 
     def __init__(self, rules: STRules) -> None:
@@ -67,6 +69,13 @@ class STState(StackState):
         self.current = 0  # the role whose turn it is
         self.passes = 0  # passes in succession (stalemate policy)
         self.turn = 0
+        #: 60-bit mask of the troops on the table (on a flag or discarded face up). Troops reach
+        #: the table only from a hand and never leave it, so the troops a claim proof must
+        #: consider are exactly the ruleset's troops outside this mask.
+        self.table = 0
+        #: per side: a cached claim verdict (see steps.claimable_flags); a pure function of the
+        #: rest of the state, shared between copies (entries are immutable)
+        self.proofs: list[tuple | None] = [None] * (9 * n)
 
     def copy(self) -> STState:
         other = STState.__new__(STState)
@@ -86,6 +95,8 @@ class STState(StackState):
         other.current = self.current
         other.passes = self.passes
         other.turn = self.turn
+        other.table = self.table
+        other.proofs = self.proofs.copy()
         return other
 
     # -- small queries used by steps, views and bots ------------------------------------------
@@ -111,10 +122,15 @@ class STState(StackState):
     def deck_size(self, deck: int) -> int:
         return len(self.decks[deck]) + len(self.tops[deck])
 
+    def unseen_mask(self) -> int:
+        """Mask of the troops not on the table: the troop deck and every hand (claim proofs
+        consider these)."""
+        return _ALL_TROOPS[self.rules.max_value] & ~self.table
+
     def unseen_troops(self) -> list[int]:
-        """Troops not on the table: the troop deck and every hand (claim proofs use these)."""
-        unseen = list(self.decks[TROOPS])
-        unseen.extend(card for card, _ in self.tops[TROOPS])
-        for hand in self.hands:
-            unseen.extend(card for card in hand if card < 60)
-        return unseen
+        """Troops not on the table, ascending."""
+        mask = self.unseen_mask()
+        return [c for c in range(60) if mask >> c & 1]
+
+
+_ALL_TROOPS = {max_value: sum(1 << c for c in troop_deck(max_value)) for max_value in (9, 10)}

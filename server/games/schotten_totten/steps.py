@@ -10,9 +10,9 @@ Frames are tuples ``(step_name, *args)``. A turn is expanded into its phases by 
 from __future__ import annotations
 
 from ...core.flow import Step
-from ...core.game import CHANCE, Decision, Option, Outcome
+from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
 from . import cards as C
-from .formations import can_claim
+from .formations import can_claim_mask, refute
 from .state import DECK_NAMES, NO_ONE, TACTICS_DECK, TROOPS, STState
 
 # -- prebuilt options: building a decision is indexing, not formatting --------------------------
@@ -33,6 +33,13 @@ BREAKTHROUGH = "breakthrough"
 ENVELOPMENT = "envelopment"
 STALEMATE = "stalemate"
 DECISION_CAP = "decision_cap"
+
+
+_card_option = CARD_OPTIONS.__getitem__
+
+
+def _card_options(cards) -> tuple[Option, ...]:
+    return tuple(map(_card_option, cards))
 
 
 def _side_index(state: STState, flag: int, role: int) -> int:
@@ -77,6 +84,8 @@ def _remove_from_hand(state: STState, role: int, card: int) -> None:
 
 def _put_on_side(state: STState, flag: int, role: int, card: int) -> None:
     i = _side_index(state, flag, role)
+    if card < 60:
+        state.table |= 1 << card
     state.sides[i] += (card,)
     state.placed[i] += (state.number,)
 
@@ -103,31 +112,61 @@ def find_on_table(state: STState, card: int) -> tuple[int, int] | None:
     return None
 
 
+def _same_sides(old: list[tuple[int, ...]], new: list[tuple[int, ...]]) -> bool:
+    """Whether no side changed: sides are replaced, never mutated, so identity is enough."""
+    for a, b in zip(old, new):
+        if a is not b:
+            return False
+    return True
+
+
 def claimable_flags(state: STState, role: int) -> list[int]:
-    """Flags ``role`` can prove now (rules digest §4)."""
+    """Flags ``role`` can prove now (rules digest §4).
+
+    Verdicts are cached per side in ``state.proofs`` as ``(sides at the flag, fog, mud,
+    refutation mask)``: a proof holds while the flag's sides (tuples, compared by identity) and
+    environment are unchanged, because unseen troops only ever decrease; a refutation holds while
+    its witness troops are still unseen.
+    """
     n = len(state.rules.roles)
-    sides, claimed, mud, fog = state.sides, state.claimed, state.mud, state.fog
-    unseen: list[int] | None = None
+    sides, claimed, mud, fog, proofs = state.sides, state.claimed, state.mud, state.fog, state.proofs
     result = []
     for f in range(9):
         if claimed[f] != NO_ONE:
             continue
         size = 3 if mud[f] == NO_ONE else 4
-        mine = sides[f * n + role]
+        base = f * n
+        mine = sides[base + role]
         if len(mine) < size:
             continue
-        if unseen is None:
-            unseen = state.unseen_troops()
-        mine_at = max(state.placed[f * n + role])
+        flag_sides = sides[base : base + n]
+        cached = proofs[base + role]
+        if (
+            cached is not None
+            and cached[1] == fog[f]
+            and cached[2] == mud[f]
+            and _same_sides(cached[0], flag_sides)
+        ):
+            verdict = cached[3]
+            if verdict < 0:
+                result.append(f)
+                continue
+            if not verdict & state.table:
+                continue
+        verdict = -1  # -1: provable; else a refutation mask
+        unseen = state.unseen_mask()
+        mine_at = max(state.placed[base + role])
         for other in range(n):
             if other == role:
                 continue
-            theirs = sides[f * n + other]
-            theirs_at = max(state.placed[f * n + other]) if len(theirs) >= size else 0
-            ok, _ = can_claim(mine, mine_at, theirs, theirs_at, size, unseen, fog[f] != NO_ONE)
-            if not ok:
+            theirs = sides[base + other]
+            theirs_at = max(state.placed[base + other]) if len(theirs) >= size else 0
+            refutation = refute(mine, mine_at, theirs, theirs_at, size, unseen, fog[f] != NO_ONE)
+            if refutation is not None:
+                verdict = refutation
                 break
-        else:
+        proofs[base + role] = (flag_sides, fog[f], mud[f], verdict)
+        if verdict < 0:
             result.append(f)
     return result
 
@@ -142,7 +181,7 @@ def explain_claim(state: STState, role: int, flag: int) -> str | None:
     mine = state.sides[flag * n + role]
     if len(mine) < size:
         return f"{name}'s side of flag {flag + 1} is not complete ({len(mine)} of {size} cards)"
-    unseen = state.unseen_troops()
+    unseen = state.unseen_mask()
     mine_at = max(state.placed[flag * n + role])
     fog = state.fog[flag] != NO_ONE
     for other in range(n):
@@ -150,7 +189,7 @@ def explain_claim(state: STState, role: int, flag: int) -> str | None:
             continue
         theirs = state.sides[flag * n + other]
         theirs_at = max(state.placed[flag * n + other]) if len(theirs) >= size else 0
-        ok, witness = can_claim(mine, mine_at, theirs, theirs_at, size, unseen, fog)
+        ok, witness = can_claim_mask(mine, mine_at, theirs, theirs_at, size, unseen, fog)
         if ok:
             continue
         rival = state.rules.roles[other]
@@ -186,41 +225,32 @@ def _check_win(state: STState, role: int, flag: int) -> None:
         )
 
 
-def _decision(role: int, state: STState, step: str, prompt: str, options) -> Decision:
-    return Decision(state.rules.roles[role], step, prompt, tuple(options))
-
-
 # -- set-up --------------------------------------------------------------------------------------
 
 
 class Deal(Step):
-    """Deal a hand to every role, one chance decision per card (troops only)."""
+    """Deal a hand to every role, one chance decision per card (troops only). The frame counts
+    the cards dealt so far: ``("deal", dealt)``; card ``k`` goes to role ``k % n``."""
 
     name = "deal"
+    hidden = True
 
     def run(self, game, state: STState, frame) -> Decision | None:
-        n = len(state.rules.roles)
-        dealt = sum(len(h) for h in state.hands)
-        if dealt >= n * state.rules.hand_size:
+        if frame[1] >= len(state.rules.roles) * state.rules.hand_size:
             state.stack.pop()
             return None
-        return Decision(
-            CHANCE, "deal", "deal a troop card", tuple(CARD_OPTIONS[c] for c in state.decks[TROOPS])
-        )
+        return make_decision(CHANCE, "deal", "deal a troop card", _card_options(state.decks[TROOPS]))
 
     def choose(self, game, state: STState, frame, option) -> None:
-        n = len(state.rules.roles)
-        dealt = sum(len(h) for h in state.hands)
         card = option.value
         deck = state.decks[TROOPS]
         i = deck.index(card)
         state.decks[TROOPS] = deck[:i] + deck[i + 1 :]
-        _add_to_hand(state, dealt % n, card)
+        _add_to_hand(state, frame[1] % len(state.rules.roles), card)
+        state.stack[-1] = ("deal", frame[1] + 1)
 
     def visibility(self, state, frame, decision, option):
-        n = len(state.rules.roles)
-        dealt = sum(len(h) for h in state.hands)
-        return (state.rules.roles[dealt % n],), "deck:troops"
+        return (state.rules.roles[frame[1] % len(state.rules.roles)],), "deck:troops"
 
 
 ROLE_OPTIONS_CACHE: dict[tuple[str, ...], tuple[Option, ...]] = {}
@@ -241,7 +271,7 @@ class FirstPlayer(Step):
         if options is None:
             options = tuple(Option(f"role:{r}", f"{r} starts", i) for i, r in enumerate(roles))
             ROLE_OPTIONS_CACHE[roles] = options
-        return Decision(CHANCE, "first_player", "choose who starts", options)
+        return make_decision(CHANCE, "first_player", "choose who starts", options)
 
     def choose(self, game, state: STState, frame, option) -> None:
         state.current = option.value
@@ -321,18 +351,26 @@ class Play(Step):
 
     def run(self, game, state: STState, frame) -> Decision | None:
         me = state.current
-        hand = state.hands[me]
+        hand = state.hands[me]  # sorted: troops (< 60) first, then tactics
         room = has_room(state, me)
-        options = [CARD_OPTIONS[c] for c in hand if c < 60] if room else []
-        if state.rules.tactics and hand and hand[-1] >= 60:
+        tactics = 0
+        while tactics < len(hand) and hand[-1 - tactics] >= 60:
+            tactics += 1
+        troops = hand[: len(hand) - tactics]
+        options = list(map(_card_option, troops)) if room else []
+        if tactics:
             played = state.tactics_played
-            if all(played[me] <= played[o] for o in range(len(played)) if o != me):
+            mine = played[me]
+            # Count rule: no more tactics played than any opponent so far.
+            if all(mine <= played[o] for o in range(len(played)) if o != me):
                 options.extend(
-                    CARD_OPTIONS[c] for c in hand if c >= 60 and tactics_playable(state, me, c, room)
+                    CARD_OPTIONS[c]
+                    for c in hand[len(hand) - tactics :]
+                    if tactics_playable(state, me, c, room)
                 )
-        if not room or not any(c < 60 for c in hand):
+        if not (room and troops):
             options.append(PASS)
-        return Decision(state.rules.roles[me], "play", self.prompt, tuple(options))
+        return make_decision(state.rules.roles[me], "play", self.prompt, tuple(options))
 
     def choose(self, game, state: STState, frame, option) -> None:
         me = state.current
@@ -408,7 +446,7 @@ class Place(Step):
 
     def run(self, game, state: STState, frame) -> Decision | None:
         me = state.current
-        return Decision(
+        return make_decision(
             state.rules.roles[me],
             "place",
             f"choose a flag for {C.card_name(frame[1])}",
@@ -430,7 +468,7 @@ class Environment(Step):
         card = frame[1]
         taken = state.fog if card == C.FOG else state.mud
         flags = [f for f in range(9) if state.claimed[f] == NO_ONE and taken[f] == NO_ONE]
-        return Decision(
+        return make_decision(
             state.rules.roles[me],
             "environment",
             f"choose a flag for {C.card_name(card)}",
@@ -463,7 +501,7 @@ class Claim(Step):
             return None
         options = [FLAG_OPTIONS[f] for f in flags]
         options.append(DONE)
-        return Decision(state.rules.roles[me], "claim", self.prompt, tuple(options))
+        return make_decision(state.rules.roles[me], "claim", self.prompt, tuple(options))
 
     def choose(self, game, state: STState, frame, option) -> None:
         if option.value is None:
@@ -487,22 +525,28 @@ class Draw(Step):
         if len(state.hands[me]) >= state.rules.hand_size:
             stack.pop()
             return None
-        available = [d for d in (TROOPS, TACTICS_DECK) if state.deck_size(d)]
-        if len(available) == 2:
-            return Decision(state.rules.roles[me], "draw", self.prompt, DECK_OPTIONS)
+        decks, tops = state.decks, state.tops
+        troops = decks[TROOPS] or tops[TROOPS]
+        tactics = decks[TACTICS_DECK] or tops[TACTICS_DECK]
+        if troops and tactics:
+            return make_decision(state.rules.roles[me], "draw", self.prompt, DECK_OPTIONS)
         stack.pop()
-        if available:
-            stack.append(("draw_card", available[0], me))
+        if troops or tactics:
+            stack.append(("draw_card", TROOPS if troops else TACTICS_DECK, me))
         return None
 
     def choose(self, game, state: STState, frame, option) -> None:
         state.stack[-1] = ("draw_card", option.value, state.current)
 
 
+_DRAW_PROMPTS = tuple(f"draw from the {name} deck" for name in DECK_NAMES)
+
+
 class DrawCard(Step):
     """Take the top card of a deck: a known card put back by Scout, else a chance decision."""
 
     name = "draw_card"
+    hidden = True
 
     def run(self, game, state: STState, frame) -> Decision | None:
         _, deck, role = frame
@@ -515,12 +559,7 @@ class DrawCard(Step):
                 state.known[knower] += (card,)
             state.stack.pop()
             return None
-        return Decision(
-            CHANCE,
-            "draw_card",
-            f"draw from the {DECK_NAMES[deck]} deck",
-            tuple(CARD_OPTIONS[c] for c in state.decks[deck]),
-        )
+        return make_decision(CHANCE, "draw_card", _DRAW_PROMPTS[deck], _card_options(state.decks[deck]))
 
     def choose(self, game, state: STState, frame, option) -> None:
         _, deck, role = frame
@@ -553,7 +592,7 @@ class ScoutDraw(Step):
             stack.pop()
             return None
         if len(available) == 2:
-            return Decision(state.rules.roles[me], "scout_draw", self.prompt, DECK_OPTIONS)
+            return make_decision(state.rules.roles[me], "scout_draw", self.prompt, DECK_OPTIONS)
         stack[-1] = ("scout_draw", left - 1)
         stack.append(("draw_card", available[0], me))
         return None
@@ -568,6 +607,7 @@ class ScoutReturn(Step):
     (2 cards after 3 draws; fewer if the decks ran short — policy, rules digest §5)."""
 
     name = "scout_return"
+    hidden = True
     prompt = "Scout: return a card on top of its deck (the last one returned lies on top)"
 
     def run(self, game, state: STState, frame) -> Decision | None:
@@ -577,8 +617,8 @@ class ScoutReturn(Step):
             state.stack.pop()
             # The others no longer know which of their known cards are still in this hand.
             return None
-        return Decision(
-            state.rules.roles[me], "scout_return", self.prompt, tuple(CARD_OPTIONS[c] for c in hand)
+        return make_decision(
+            state.rules.roles[me], "scout_return", self.prompt, _card_options(hand)
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -606,11 +646,11 @@ class Redeploy(Step):
 
     def run(self, game, state: STState, frame) -> Decision | None:
         me = state.current
-        return Decision(
+        return make_decision(
             state.rules.roles[me],
             "redeploy",
             self.prompt,
-            tuple(CARD_OPTIONS[c] for c in _own_movable(state, me)),
+            _card_options(_own_movable(state, me)),
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -646,7 +686,7 @@ class RedeployTo(Step):
             flags = [f for f in open_flags(state, me) if f != source]
         options = [FLAG_OPTIONS[f] for f in flags]
         options.append(DISCARD)
-        return Decision(
+        return make_decision(
             state.rules.roles[me],
             "redeploy_to",
             f"Redeploy: where does {C.card_name(card)} go?",
@@ -699,11 +739,11 @@ class MudDiscard(Step):
     def run(self, game, state: STState, frame) -> Decision | None:
         _, flag, role = frame
         side = state.side(flag, role)
-        return Decision(
+        return make_decision(
             state.rules.roles[role],
             "mud_discard",
             f"Mud left flag {flag + 1}: discard one card of your side there",
-            tuple(CARD_OPTIONS[c] for c in side),
+            _card_options(side),
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -725,8 +765,8 @@ class Deserter(Step):
         for other in range(len(state.rules.roles)):
             if other != me:
                 targets.extend(_own_movable(state, other))
-        return Decision(
-            state.rules.roles[me], "deserter", self.prompt, tuple(CARD_OPTIONS[c] for c in targets)
+        return make_decision(
+            state.rules.roles[me], "deserter", self.prompt, _card_options(targets)
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -759,8 +799,8 @@ class Traitor(Step):
         for other in range(len(state.rules.roles)):
             if other != me:
                 targets.extend(c for c in _own_movable(state, other) if c < 60)
-        return Decision(
-            state.rules.roles[me], "traitor", self.prompt, tuple(CARD_OPTIONS[c] for c in targets)
+        return make_decision(
+            state.rules.roles[me], "traitor", self.prompt, _card_options(targets)
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -774,7 +814,7 @@ class TraitorTo(Step):
 
     def run(self, game, state: STState, frame) -> Decision | None:
         me = state.current
-        return Decision(
+        return make_decision(
             state.rules.roles[me],
             "traitor_to",
             f"Traitor: choose a flag for {C.card_name(frame[1])}",
