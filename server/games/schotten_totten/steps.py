@@ -9,6 +9,8 @@ Frames are tuples ``(step_name, *args)``. A turn is expanded into its phases by 
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ...core.flow import Step
 from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
 from . import cards as C
@@ -46,33 +48,33 @@ def _side_index(state: STState, flag: int, role: int) -> int:
     return flag * len(state.rules.roles) + role
 
 
+#: _FLAG_SIDES[n][role]: ((flag, side index), ...) for the 9 flags, so loops need no arithmetic.
+_FLAG_SIDES = {n: tuple(tuple((f, f * n + r) for f in range(9)) for r in range(n)) for n in (2, 3)}
+
+
 def has_room(state: STState, role: int) -> bool:
     """Whether ``role`` has a free slot on its side of some unclaimed flag."""
-    n = len(state.rules.roles)
     sides, claimed, mud = state.sides, state.claimed, state.mud
-    for f in range(9):
-        if claimed[f] == NO_ONE and len(sides[f * n + role]) < (3 if mud[f] == NO_ONE else 4):
+    for f, i in _FLAG_SIDES[len(state.rules.roles)][role]:
+        if len(sides[i]) < (3 if mud[f] < 0 else 4) and claimed[f] < 0:
             return True
     return False
 
 
 def open_flags(state: STState, role: int) -> list[int]:
     """Unclaimed flags where ``role`` has a free slot."""
-    n = len(state.rules.roles)
     sides, claimed, mud = state.sides, state.claimed, state.mud
     return [
         f
-        for f in range(9)
-        if claimed[f] == NO_ONE and len(sides[f * n + role]) < (3 if mud[f] == NO_ONE else 4)
+        for f, i in _FLAG_SIDES[len(state.rules.roles)][role]
+        if len(sides[i]) < (3 if mud[f] < 0 else 4) and claimed[f] < 0
     ]
 
 
 def _add_to_hand(state: STState, role: int, card: int) -> None:
-    hand = state.hands[role]
     # Hands stay sorted so that their order reveals nothing about when a card arrived.
-    i = 0
-    while i < len(hand) and hand[i] < card:
-        i += 1
+    hand = state.hands[role]
+    i = bisect_left(hand, card)
     state.hands[role] = hand[:i] + (card,) + hand[i:]
 
 
@@ -131,16 +133,16 @@ def claimable_flags(state: STState, role: int) -> list[int]:
     n = len(state.rules.roles)
     sides, claimed, mud, fog, proofs = state.sides, state.claimed, state.mud, state.fog, state.proofs
     result = []
-    for f in range(9):
-        if claimed[f] != NO_ONE:
+    for f, i in _FLAG_SIDES[n][role]:
+        mine = sides[i]
+        if len(mine) < 3 or claimed[f] >= 0:
             continue
-        size = 3 if mud[f] == NO_ONE else 4
-        base = f * n
-        mine = sides[base + role]
+        size = 3 if mud[f] < 0 else 4
         if len(mine) < size:
             continue
+        base = i - role
         flag_sides = sides[base : base + n]
-        cached = proofs[base + role]
+        cached = proofs[i]
         if (
             cached is not None
             and cached[1] == fog[f]
@@ -165,7 +167,7 @@ def claimable_flags(state: STState, role: int) -> list[int]:
             if refutation is not None:
                 verdict = refutation
                 break
-        proofs[base + role] = (flag_sides, fog[f], mud[f], verdict)
+        proofs[i] = (flag_sides, fog[f], mud[f], verdict)
         if verdict < 0:
             result.append(f)
     return result
@@ -281,25 +283,28 @@ class FirstPlayer(Step):
 # -- the turn ------------------------------------------------------------------------------------
 
 
+_TURN_FRAMES = {
+    "after_play": (("end_turn",), ("draw",), ("claim",), ("play",)),
+    "start_of_turn": (("end_turn",), ("draw",), ("play",), ("claim",)),
+    "end_of_turn": (("end_turn",), ("claim",), ("draw",), ("play",)),
+}
+
+
+def _push_turn(state: STState) -> None:
+    """Push the phases of a turn (run from the end), in the order the claim timing gives."""
+    state.turn += 1
+    state.stack.extend(_TURN_FRAMES[state.rules.claim_timing])
+
+
 class Turn(Step):
-    """Expand a turn into its phases, in the order the claim timing gives."""
+    """The first turn of the match: expand it into its phases (later turns are expanded by
+    ``end_turn``)."""
 
     name = "turn"
 
     def run(self, game, state: STState, frame) -> Decision | None:
-        stack = state.stack
-        stack.pop()
-        timing = state.rules.claim_timing
-        state.turn += 1
-        stack.append(("end_turn",))
-        if timing == "end_of_turn":
-            stack.append(("claim",))
-        stack.append(("draw",))
-        if timing == "after_play":
-            stack.append(("claim",))
-        stack.append(("play",))
-        if timing == "start_of_turn":
-            stack.append(("claim",))
+        state.stack.pop()
+        _push_turn(state)
         return None
 
 
@@ -320,7 +325,8 @@ class EndTurn(Step):
             )
             return None
         state.current = (state.current + 1) % n
-        state.stack[-1] = ("turn",)
+        state.stack.pop()
+        _push_turn(state)
         return None
 
 
@@ -426,17 +432,21 @@ def tactics_playable(state: STState, me: int, card: int, room: bool) -> bool:
 def _own_movable(state: STState, role: int) -> list[int]:
     """Cards of ``role`` that tactics may touch: its formation cards and its Fog/Mud at unclaimed
     flags, in flag order."""
-    n = len(state.rules.roles)
+    sides, claimed, fog, mud = state.sides, state.claimed, state.fog, state.mud
     result: list[int] = []
-    for f in range(9):
-        if state.claimed[f] != NO_ONE:
+    for f, i in _FLAG_SIDES[len(state.rules.roles)][role]:
+        if claimed[f] >= 0:
             continue
-        result.extend(state.sides[f * n + role])
-        if state.fog[f] == role:
+        result.extend(sides[i])
+        if fog[f] == role:
             result.append(C.FOG)
-        if state.mud[f] == role:
+        if mud[f] == role:
             result.append(C.MUD)
     return result
+
+
+_PLACE_PROMPTS = tuple(f"choose a flag for {C.card_name(c)}" for c in range(70))
+_flag_option = FLAG_OPTIONS.__getitem__
 
 
 class Place(Step):
@@ -449,8 +459,8 @@ class Place(Step):
         return make_decision(
             state.rules.roles[me],
             "place",
-            f"choose a flag for {C.card_name(frame[1])}",
-            tuple(FLAG_OPTIONS[f] for f in open_flags(state, me)),
+            _PLACE_PROMPTS[frame[1]],
+            tuple(map(_flag_option, open_flags(state, me))),
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
