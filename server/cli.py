@@ -10,13 +10,18 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..bots import BUILTIN_BOTS
+import os
+from pathlib import Path
+
 from .core.game import CHANCE, RulesError
 from .core.record import ReplayError, replay_steps
 from .core.seeds import derive_seed
 from .games import GAMES, get_game
 from .local import BadChoice, bot_seed, play_match
 from .records import RecordWriter, read_record
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+DEFAULT_DATA_DIR = "standoff-data"
 
 
 class UsageError(Exception):
@@ -33,14 +38,22 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _make_bot(name: str, game: str, seed: int):
-    cls = BUILTIN_BOTS.get(name)
-    if cls is None:
-        raise UsageError(f"unknown bot {name!r} (known: {', '.join(sorted(BUILTIN_BOTS))})")
-    bot = cls(seed)
-    if not bot.plays(game):
-        raise UsageError(f"bot {name!r} does not play {game} (it plays {', '.join(bot.games)})")
-    return bot
+def _registry():
+    from .plugins import load_registry
+
+    registry = load_registry()
+    for problem in registry.problems:
+        print(f"standoff: warning: {problem}", file=sys.stderr)
+    return registry
+
+
+def _make_bot(registry, name: str, game: str, seed: int):
+    from .plugins import PluginError
+
+    try:
+        return registry.make_bot(name, seed, game)
+    except PluginError as exc:
+        raise UsageError(str(exc.args[0] if exc.args else exc)) from None
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -53,7 +66,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"({', '.join(roles)}); got {len(args.bot)}"
         )
     seed = args.seed if args.seed is not None else derive_seed("play", game.name)
-    bots = {role: _make_bot(name, game.name, bot_seed(seed, role)) for role, name in zip(roles, args.bot)}
+    registry = _registry()
+    bots = {
+        role: _make_bot(registry, name, game.name, bot_seed(seed, role))
+        for role, name in zip(roles, args.bot, strict=True)
+    }
     names = dict(zip(roles, args.bot, strict=True))
     writer = RecordWriter(args.record) if args.record else None
     try:
@@ -117,6 +134,134 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tokens(args: argparse.Namespace):
+    from .auth import TokenRegistry
+
+    return TokenRegistry(args.tokens or Path(args.data_dir) / "tokens.json")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .logs import configure_logging
+    from .rpc import ServeError, TlsFiles, serve_forever
+
+    configure_logging(json=True, level=args.log_level)
+    tls = None
+    if args.tls_cert or args.tls_key:
+        if not (args.tls_cert and args.tls_key):
+            raise UsageError("--tls-cert and --tls-key go together")
+        tls = TlsFiles(Path(args.tls_cert), Path(args.tls_key), Path(args.tls_client_ca) if args.tls_client_ca else None)
+    try:
+        asyncio.run(
+            serve_forever(
+                args.address,
+                tokens=_tokens(args),
+                registry=_registry(),
+                data_dir=Path(args.data_dir),
+                tls=tls,
+                insecure=args.insecure,
+                grace_s=args.grace,
+            )
+        )
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    from .auth import RegistryError
+
+    try:
+        tokens = _tokens(args)
+        if args.action == "add":
+            token = tokens.add(args.name, admin=args.admin)
+            print(token)
+            print(f"token for {args.name!r} written (hashed) to {tokens.path}; it is shown only once",
+                  file=sys.stderr)
+        elif args.action == "revoke":
+            tokens.revoke(args.name)
+            print(f"revoked {args.name}")
+        else:
+            for name in tokens.names():
+                print(name)
+    except RegistryError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def _metadata(args: argparse.Namespace):
+    token = args.token or os.environ.get("STANDOFF_TOKEN")
+    if not token:
+        raise UsageError("no token: give --token or set STANDOFF_TOKEN")
+    return (("authorization", f"Bearer {token}"),)
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    import grpc
+
+    from standoff.v1 import referee_pb2 as pb
+
+    from .referee import MatchError, policy_from_name
+
+    try:
+        policy = policy_from_name(args.policy)
+    except MatchError as exc:
+        raise UsageError(str(exc)) from None
+    request = pb.StartMatchRequest(
+        game=args.game, ruleset=args.ruleset or "", options=_parse_options(args.option), bots=args.bot,
+        seed=args.seed or 0, fault_policy=policy, retries=args.retries, wait=True,
+        connect_timeout_ms=int(args.connect_timeout * 1000),
+    )
+    request.time_control.bank_ms = args.bank_ms
+    request.time_control.increment_ms = args.increment_ms
+    request.time_control.max_per_decision_ms = args.max_ms
+    with grpc.insecure_channel(args.address) as channel:
+        call = channel.unary_unary(
+            "/standoff.v1.RefereeService/StartMatch",
+            request_serializer=pb.StartMatchRequest.SerializeToString,
+            response_deserializer=pb.StartMatchResponse.FromString,
+        )
+        try:
+            response = call(request, metadata=_metadata(args))
+        except grpc.RpcError as exc:
+            raise UsageError(f"{exc.code().name}: {exc.details()}") from None
+    summary = response.summary
+    result = summary.result
+    seats = " vs ".join(f"{s.role} {s.bot}" for s in summary.seats)
+    print(f"match {response.match_id} {summary.game} ({summary.ruleset}) seed {summary.seed}: {seats}")
+    if result.winner:
+        print(f"{result.winner} wins by {result.termination}: {result.reason}")
+    else:
+        print(f"{'draw' if result.termination != 'not_played' else 'not played'} by {result.termination}: {result.reason}")
+    for fault in result.faults:
+        print(f"fault: {fault.role} {fault.kind} x{fault.count}")
+    return 0
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    from .plugins import format_bots, load_registry
+
+    print(format_bots(load_registry()))
+    return 0
+
+
+def cmd_bot_run(args: argparse.Namespace) -> int:
+    from ..sdk.client import SessionError, run
+
+    registry = _registry()
+    bot = _make_bot(registry, args.name, "", derive_seed("runner", args.name))
+    token = args.token or os.environ.get("STANDOFF_TOKEN")
+    try:
+        results = run(bot, args.address, token, matches=args.matches)
+    except SessionError as exc:
+        raise UsageError(f"session refused: {exc}") from None
+    for result in results:
+        who = f"{result.winner} wins" if result.winner else "draw"
+        print(f"{result.match_id}: {who} by {result.termination}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="standoff", description="Standoff: a referee for card-game bots.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,6 +279,55 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("record", metavar="RECORD")
     rep.add_argument("--quiet", action="store_true", help="steps only, no board after each")
     rep.set_defaults(func=cmd_replay)
+
+    def data_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="records and the token registry")
+        p.add_argument("--tokens", default=None, help="token registry file (default DATA_DIR/tokens.json)")
+
+    srv = sub.add_parser("serve", help="run the referee server (gRPC)")
+    srv.add_argument("--address", default=DEFAULT_ADDRESS)
+    data_options(srv)
+    srv.add_argument("--tls-cert", default=None)
+    srv.add_argument("--tls-key", default=None)
+    srv.add_argument("--tls-client-ca", default=None, help="require client certificates signed by this CA")
+    srv.add_argument("--insecure", action="store_true", help="allow plaintext on a non-loopback address")
+    srv.add_argument("--grace", type=float, default=10.0, help="seconds a disconnected bot may take to come back")
+    srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    srv.set_defaults(func=cmd_serve)
+
+    tok = sub.add_parser("token", help="manage bot tokens (only hashes are stored)")
+    tok.add_argument("action", choices=["add", "revoke", "list"])
+    tok.add_argument("name", nargs="?", default="")
+    tok.add_argument("--admin", action="store_true", help="may start matches")
+    data_options(tok)
+    tok.set_defaults(func=cmd_token)
+
+    mat = sub.add_parser("match", help="run one match on a referee server and print its outcome")
+    mat.add_argument("--address", default=DEFAULT_ADDRESS)
+    mat.add_argument("--token", default=None, help="an admin token (default $STANDOFF_TOKEN)")
+    mat.add_argument("--game", required=True)
+    mat.add_argument("--bot", action="append", default=[], metavar="NAME", help="plugin bot or remote:NAME, per role")
+    mat.add_argument("--ruleset", default=None)
+    mat.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    mat.add_argument("--seed", type=int, default=None)
+    mat.add_argument("--policy", default="forfeit", help="fault policy: forfeit, random or retry")
+    mat.add_argument("--retries", type=int, default=2)
+    mat.add_argument("--bank-ms", type=int, default=0)
+    mat.add_argument("--increment-ms", type=int, default=0)
+    mat.add_argument("--max-ms", type=int, default=0, help="per-decision limit (default 30 s)")
+    mat.add_argument("--connect-timeout", type=float, default=30.0)
+    mat.set_defaults(func=cmd_match)
+
+    bts = sub.add_parser("bots", help="list installed bots (built-in and plugins)")
+    bts.set_defaults(func=cmd_bots)
+
+    bot = sub.add_parser("bot", help="run a plugin bot as a client of a referee server")
+    bot.add_argument("action", choices=["run"])
+    bot.add_argument("name")
+    bot.add_argument("--address", default=DEFAULT_ADDRESS)
+    bot.add_argument("--token", default=None, help="default $STANDOFF_TOKEN")
+    bot.add_argument("--matches", type=int, default=0, help="stop after this many matches (0 = never)")
+    bot.set_defaults(func=cmd_bot_run)
     return parser
 
 

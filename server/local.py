@@ -1,9 +1,10 @@
 """Play one match in-process, synchronously: the engine, the bots and the chance role in one loop.
 
 This is what ``standoff play`` runs and what tests use. The referee server (grpc + trio) has its
-own loop with clocks and fault policies; both sample chance the same way, from a
-``random.Random`` seeded with ``derive_seed(seed, "chance")``, so a seed means the same deal
-everywhere.
+own loop with clocks and fault policies. Both sample chance the same way, from a
+``random.Random`` seeded with ``derive_seed(seed, "chance")``, and both hand bots the objects
+decoded from the wire bytes a remote bot would receive (:class:`InProcessSeat`), so a seed means
+the same match everywhere and a bot behaves the same in-process and over the network.
 """
 
 from __future__ import annotations
@@ -15,9 +16,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from standoff.v1 import referee_pb2 as pb
+
+from ..sdk.types import Decision as BotDecision
+from ..sdk.types import Option as BotOption
+from ..sdk.types import decode_decision, decode_match_ended, decode_match_started
 from .core.game import CHANCE, Decision, Game, Outcome
 from .core.record import Record, make_header, move_line, outcome_line
 from .core.seeds import derive_seed
+from .wire import (
+    decision_message,
+    encode_view,
+    match_ended_message,
+    match_started_message,
+    serialize,
+)
 
 
 def chance_rng(seed: int) -> random.Random:
@@ -39,6 +52,52 @@ def sample_chance(rng: random.Random, decision: Decision) -> int:
 
 class BadChoice(RuntimeError):
     """A bot returned something that is not an option index."""
+
+
+class InProcessSeat:
+    """Drives a trusted in-process bot exactly as the wire would: every message is serialised
+    and decoded again before the bot sees it (no shared objects with the referee)."""
+
+    def __init__(self, bot: Any, game: Game, match_id: str) -> None:
+        self.bot = bot
+        self.game = game
+        self.match_id = match_id
+        self.uses_view = getattr(bot, "uses_view", True)
+
+    def start(self, message: pb.PlayResponse) -> None:
+        wire = pb.PlayResponse.FromString(serialize(message))
+        self.bot.start(decode_match_started(wire.match_started))
+
+    def ask(self, state: Any, decision: Decision, decision_id: int, clocks: dict[str, int]) -> Any:
+        """Ask the bot; returns whatever it answered (validated by the caller)."""
+        return self.answer(self.prepare(state, decision, decision_id, clocks))
+
+    def prepare(self, state: Any, decision: Decision, decision_id: int, clocks: dict[str, int]) -> Any:
+        """Everything the bot will see, built from the state now (the referee's thread): the
+        wire bytes of the decision, or the bare decision for bots that read no view."""
+        if self.uses_view:
+            view = encode_view(self.game.name, self.game.view(state, decision.role))
+            return serialize(decision_message(self.match_id, decision_id, decision, view, clocks))
+        return BotDecision(
+            self.match_id,
+            decision_id,
+            decision.role,
+            decision.step,
+            decision.prompt,
+            tuple(BotOption(o.key, o.label) for o in decision.options),
+            dict(clocks),
+        )
+
+    def answer(self, prepared: Any) -> Any:
+        """Decode and ask the bot (may run in a worker thread: touches no referee state)."""
+        if isinstance(prepared, bytes):
+            bot_decision, bot_view = decode_decision(pb.PlayResponse.FromString(prepared).decision)
+            return self.bot.choose(bot_decision, bot_view)
+        return self.bot.choose(prepared, None)
+
+    def end(self, message: pb.PlayResponse) -> None:
+        wire = pb.PlayResponse.FromString(serialize(message))
+        self.bot.end(decode_match_ended(wire.match_ended))
 
 
 @dataclass
@@ -67,14 +126,15 @@ def play_match(
     """
     roles = rules.roles
     names = dict(bot_names or {role: getattr(bots[role], "name", "bot") for role in roles})
-    header = make_header(game, rules, seed, names, match_id=match_id, code_version=_code_version())
+    header = make_header(game, rules, seed, names, match_id=match_id, code_version=code_version())
     record = Record(header)
     emit = on_line or (lambda line: None)
     emit(header)
     rng = chance_rng(seed)
     state = game.new_state(rules)
+    seats = {role: InProcessSeat(bots[role], game, match_id) for role in roles}
     for role in roles:
-        bots[role].start(game.name, role, rules.ruleset, dict(rules.options))
+        seats[role].start(match_started_message(match_id, game, rules, role, names, bot_seed(seed, role)))
     clock = time.perf_counter
     while (decision := game.decision(state)) is not None:
         role = decision.role
@@ -82,13 +142,11 @@ def play_match(
         if role == CHANCE:
             index = sample_chance(rng, decision)
         else:
-            bot = bots[role]
-            view = game.view(state, role) if getattr(bot, "uses_view", True) else None
             started = clock()
-            index = bot.choose(decision, view)
+            index = seats[role].ask(state, decision, len(record.moves) + 1, {})
             if timing:
                 extra["think_ms"] = round((clock() - started) * 1000.0, 3)
-            if not isinstance(index, int) or not 0 <= index < len(decision.options):
+            if type(index) is not int or not 0 <= index < len(decision.options):
                 raise BadChoice(
                     f"bot {names[role]!r} ({role}) returned {index!r} at step {decision.step!r}; "
                     f"expected an index in 0..{len(decision.options) - 1}"
@@ -104,12 +162,12 @@ def play_match(
     record.footer = footer
     emit(footer)
     for role in roles:
-        bots[role].end(outcome)
+        seats[role].end(match_ended_message(match_id, outcome, roles))
     return MatchResult(outcome, record, state)
 
 
 @functools.cache
-def _code_version() -> str:
+def code_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -1,0 +1,143 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class View(_message.Message):
+    __slots__ = ("schotten_totten",)
+    SCHOTTEN_TOTTEN_FIELD_NUMBER: _ClassVar[int]
+    schotten_totten: SchottenTottenView
+    def __init__(self, schotten_totten: _Optional[_Union[SchottenTottenView, _Mapping]] = ...) -> None: ...
+
+class HistoryEntry(_message.Message):
+    __slots__ = ("number", "role", "step", "key")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    role: str
+    step: str
+    key: str
+    def __init__(self, number: _Optional[int] = ..., role: _Optional[str] = ..., step: _Optional[str] = ..., key: _Optional[str] = ...) -> None: ...
+
+class SchottenTottenView(_message.Message):
+    __slots__ = ("ruleset", "role", "turn", "to_move", "step", "hand", "opponents", "flags", "decks", "discards", "tactics_played", "leader_played", "history")
+    class OpponentsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: SchottenTottenOpponent
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[SchottenTottenOpponent, _Mapping]] = ...) -> None: ...
+    class DecksEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: SchottenTottenDeck
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[SchottenTottenDeck, _Mapping]] = ...) -> None: ...
+    class DiscardsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: CardList
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[CardList, _Mapping]] = ...) -> None: ...
+    class TacticsPlayedEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class LeaderPlayedEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: bool
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[bool] = ...) -> None: ...
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    FLAGS_FIELD_NUMBER: _ClassVar[int]
+    DECKS_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    TACTICS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    LEADER_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    role: str
+    turn: int
+    to_move: str
+    step: str
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    opponents: _containers.MessageMap[str, SchottenTottenOpponent]
+    flags: _containers.RepeatedCompositeFieldContainer[SchottenTottenFlag]
+    decks: _containers.MessageMap[str, SchottenTottenDeck]
+    discards: _containers.MessageMap[str, CardList]
+    tactics_played: _containers.ScalarMap[str, int]
+    leader_played: _containers.ScalarMap[str, bool]
+    history: _containers.RepeatedCompositeFieldContainer[HistoryEntry]
+    def __init__(self, ruleset: _Optional[str] = ..., role: _Optional[str] = ..., turn: _Optional[int] = ..., to_move: _Optional[str] = ..., step: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., opponents: _Optional[_Mapping[str, SchottenTottenOpponent]] = ..., flags: _Optional[_Iterable[_Union[SchottenTottenFlag, _Mapping]]] = ..., decks: _Optional[_Mapping[str, SchottenTottenDeck]] = ..., discards: _Optional[_Mapping[str, CardList]] = ..., tactics_played: _Optional[_Mapping[str, int]] = ..., leader_played: _Optional[_Mapping[str, bool]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ...) -> None: ...
+
+class CardList(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SchottenTottenOpponent(_message.Message):
+    __slots__ = ("troops", "tactics", "known")
+    TROOPS_FIELD_NUMBER: _ClassVar[int]
+    TACTICS_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_FIELD_NUMBER: _ClassVar[int]
+    troops: int
+    tactics: int
+    known: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, troops: _Optional[int] = ..., tactics: _Optional[int] = ..., known: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SchottenTottenSide(_message.Message):
+    __slots__ = ("cards", "completed_at")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETED_AT_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    completed_at: int
+    def __init__(self, cards: _Optional[_Iterable[str]] = ..., completed_at: _Optional[int] = ...) -> None: ...
+
+class SchottenTottenFlag(_message.Message):
+    __slots__ = ("flag", "claimed_by", "fog", "mud", "sides")
+    class SidesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: SchottenTottenSide
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[SchottenTottenSide, _Mapping]] = ...) -> None: ...
+    FLAG_FIELD_NUMBER: _ClassVar[int]
+    CLAIMED_BY_FIELD_NUMBER: _ClassVar[int]
+    FOG_FIELD_NUMBER: _ClassVar[int]
+    MUD_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
+    flag: int
+    claimed_by: str
+    fog: str
+    mud: str
+    sides: _containers.MessageMap[str, SchottenTottenSide]
+    def __init__(self, flag: _Optional[int] = ..., claimed_by: _Optional[str] = ..., fog: _Optional[str] = ..., mud: _Optional[str] = ..., sides: _Optional[_Mapping[str, SchottenTottenSide]] = ...) -> None: ...
+
+class SchottenTottenDeck(_message.Message):
+    __slots__ = ("size", "top")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    top: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, size: _Optional[int] = ..., top: _Optional[_Iterable[str]] = ...) -> None: ...

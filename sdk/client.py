@@ -1,0 +1,186 @@
+"""Connect a bot to a referee server: :func:`run` is all a bot author needs.
+
+    from standoff.sdk import Bot, run
+
+    class Random(Bot):
+        def choose(self, decision, view):
+            return self.rng.randrange(len(decision.options))
+
+    run(Random(), "127.0.0.1:50051", token="sto_...")
+
+``run`` is synchronous. It opens one session (a ``Play`` stream), says hello, and answers every
+decision the referee sends by calling ``bot.choose``. Transient failures (server unavailable,
+connection reset) are retried with backoff, resuming the bot's seats; the referee re-sends any
+pending decision. It returns the results of the matches played once ``matches`` have ended, or
+when the server closes the session.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import grpc
+
+from standoff.v1 import referee_pb2 as pb
+
+from .bot import Bot
+from .types import MatchResult, decode_decision, decode_match_ended, decode_match_started
+
+PROTOCOL_VERSION = 1
+_log = logging.getLogger("standoff.sdk")
+_STOP = object()
+_TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN,
+              grpc.StatusCode.DEADLINE_EXCEEDED}
+
+
+class SessionError(RuntimeError):
+    """The referee ended the session for a reason retrying will not fix (bad token, flooding,
+    unsupported protocol version...)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+@dataclass
+class Tls:
+    """TLS settings for :func:`run`: the CA that signed the server (PEM bytes), and an optional
+    client certificate/key pair."""
+
+    root_certificates: bytes | None = None
+    certificate_chain: bytes | None = None
+    private_key: bytes | None = None
+    server_name: str | None = None
+
+
+def open_channel(address: str, tls: Tls | None = None) -> grpc.Channel:
+    options = [("grpc.keepalive_time_ms", 20_000), ("grpc.max_receive_message_length", 16 << 20)]
+    if tls is None:
+        return grpc.insecure_channel(address, options=options)
+    credentials = grpc.ssl_channel_credentials(tls.root_certificates, tls.private_key, tls.certificate_chain)
+    if tls.server_name:
+        options.append(("grpc.ssl_target_name_override", tls.server_name))
+    return grpc.secure_channel(address, credentials, options=options)
+
+
+def run(
+    bot: Bot,
+    address: str,
+    token: str | None = None,
+    *,
+    matches: int = 0,
+    tls: Tls | None = None,
+    reconnect: bool = True,
+    max_retries: int = 20,
+    on_error=None,
+) -> list[MatchResult]:
+    """Play as ``bot`` on the referee at ``address`` until ``matches`` matches have ended
+    (0 = until the server ends the session). ``token`` defaults to ``$STANDOFF_TOKEN``.
+
+    Raises :class:`SessionError` when the referee refuses the session for good.
+    ``on_error(error)`` receives every ``Error`` message the referee sends (refused choices...).
+    """
+    token = token or os.environ.get("STANDOFF_TOKEN")
+    if not token:
+        raise SessionError(grpc.StatusCode.UNAUTHENTICATED, "no token: pass token= or set STANDOFF_TOKEN")
+    results: list[MatchResult] = []
+    started: set[str] = set()
+    retries = 0
+    while True:
+        channel = open_channel(address, tls)
+        try:
+            done = _session(bot, channel, token, matches, results, started, on_error)
+            if done:
+                return results
+            retries = 0  # the session ended normally but early: reconnect
+        except grpc.RpcError as exc:
+            code = exc.code()
+            if code not in _TRANSIENT or not reconnect or retries >= max_retries:
+                raise SessionError(code, exc.details() or "") from None
+            retries += 1
+            delay = min(5.0, 0.1 * 2**retries)
+            _log.warning("session lost (%s); reconnecting in %.1f s", code.name, delay)
+            time.sleep(delay)
+        finally:
+            channel.close()
+        if not reconnect:
+            return results
+
+
+def _session(bot, channel, token, matches, results, started, on_error) -> bool:
+    """One ``Play`` stream. Returns True when done (enough matches, or the server closed)."""
+    outbox: queue.Queue = queue.Queue()
+    hello = pb.PlayRequest()
+    hello.hello.protocol_version = PROTOCOL_VERSION
+    hello.hello.bot_name = bot.name
+    hello.hello.bot_version = getattr(bot, "version", "")
+    hello.hello.games.extend(bot.games)
+    hello.hello.max_concurrent_matches = 1
+    outbox.put(hello)
+
+    def requests() -> Iterator[pb.PlayRequest]:
+        while (item := outbox.get()) is not _STOP:
+            yield item
+
+    stub_call = channel.stream_stream(
+        "/standoff.v1.RefereeService/Play",
+        request_serializer=pb.PlayRequest.SerializeToString,
+        response_deserializer=pb.PlayResponse.FromString,
+    )
+    responses = stub_call(iter(requests()), metadata=(("authorization", f"Bearer {token}"),))
+    infos = {}
+    try:
+        for message in responses:
+            kind = message.WhichOneof("body")
+            if kind == "match_started":
+                info = decode_match_started(message.match_started)
+                infos[info.match_id] = info
+                if info.match_id not in started:  # a resumed match is not started twice
+                    started.add(info.match_id)
+                    bot.start(info)
+            elif kind == "decision":
+                decision, view = decode_decision(message.decision)
+                begin = time.perf_counter()
+                index = bot.choose(decision, view)
+                think_us = int((time.perf_counter() - begin) * 1e6)
+                choice = pb.PlayRequest()
+                choice.choice.match_id = decision.match_id
+                choice.choice.decision_id = decision.decision_id
+                choice.choice.option_index = index if isinstance(index, int) and index >= 0 else 2**32 - 1
+                choice.choice.think_us = think_us
+                outbox.put(choice)
+            elif kind == "match_ended":
+                result = decode_match_ended(message.match_ended)
+                results.append(result)
+                bot.end(result)
+                if matches and len(results) >= matches:
+                    return True
+            elif kind == "error" and on_error is not None:
+                on_error(message.error)
+        return True  # the server closed the session
+    finally:
+        outbox.put(_STOP)
+        responses.cancel()
+
+
+def run_in_thread(bot: Bot, address: str, token: str, **kwargs) -> tuple[threading.Thread, list]:
+    """Start :func:`run` in a daemon thread; returns the thread and the list its results (or the
+    exception it raised) are put in. Handy for tests and for running several bots at once."""
+    box: list = []
+
+    def target() -> None:
+        try:
+            box.extend(run(bot, address, token, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box.append(exc)
+
+    thread = threading.Thread(target=target, name=f"standoff-bot-{bot.name}", daemon=True)
+    thread.start()
+    return thread, box

@@ -1,0 +1,117 @@
+"""The values a bot receives, decoded from the wire (``standoff.v1``).
+
+Remote bots (through :func:`standoff.sdk.run`) and in-process plugin bots get the same objects,
+decoded from the same bytes, so a bot behaves identically in both places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from standoff.v1 import referee_pb2 as pb
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice: ``key`` is stable (``card:red-5``, ``flag:4``, ``done``), ``label`` is for humans."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the referee asks: answer with an index into ``options``."""
+
+    match_id: str
+    decision_id: int
+    role: str
+    step: str
+    prompt: str
+    options: tuple[Option, ...]
+    #: milliseconds left on each role's clock before this decision (empty without clocks)
+    clocks: dict[str, int] = field(default_factory=dict)
+    attempt: int = 0
+
+    def index_of(self, key: str) -> int:
+        """Index of the option with ``key``; ``ValueError`` if there is none."""
+        for i, option in enumerate(self.options):
+            if option.key == key:
+                return i
+        raise ValueError(f"{key!r} is not an option of step {self.step!r}")
+
+    def keys(self) -> list[str]:
+        return [option.key for option in self.options]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A match this bot is seated in."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    ruleset: str
+    options: dict[str, str]
+    role: str
+    seats: dict[str, str]  # role -> bot name
+    seed: int
+    bank_ms: int = 0
+    increment_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    match_id: str
+    winner: str | None
+    scores: dict[str, float]
+    termination: str
+    reason: str
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)  # role -> kind -> count
+
+
+def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
+    """A wire ``Decision`` as the bot sees it: ``(decision, view)`` where ``view`` is the typed
+    view of the game (e.g. a ``SchottenTottenView`` message), or ``None`` if none was sent."""
+    decision = Decision(
+        match_id=msg.match_id,
+        decision_id=msg.decision_id,
+        role=msg.role,
+        step=msg.step,
+        prompt=msg.prompt,
+        options=tuple(Option(o.key, o.label) for o in msg.options),
+        clocks={c.role: c.time_left_ms for c in msg.clocks},
+        attempt=msg.attempt,
+    )
+    which = msg.view.WhichOneof("game")
+    return decision, (getattr(msg.view, which) if which else None)
+
+
+def decode_match_started(msg: pb.MatchStarted) -> MatchInfo:
+    return MatchInfo(
+        match_id=msg.match_id,
+        game=msg.game,
+        rules_version=msg.rules_version,
+        ruleset=msg.ruleset,
+        options=dict(msg.options),
+        role=msg.role,
+        seats={s.role: s.bot for s in msg.seats},
+        seed=msg.seed,
+        bank_ms=msg.time_control.bank_ms,
+        increment_ms=msg.time_control.increment_ms,
+    )
+
+
+def decode_match_ended(msg: pb.MatchEnded) -> MatchResult:
+    faults: dict[str, dict[str, int]] = {}
+    for f in msg.faults:
+        faults.setdefault(f.role, {})[f.kind] = f.count
+    return MatchResult(
+        match_id=msg.match_id,
+        winner=msg.winner or None,
+        scores={s.role: s.score for s in msg.scores},
+        termination=msg.termination,
+        reason=msg.reason,
+        faults=faults,
+    )

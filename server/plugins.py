@@ -1,0 +1,405 @@
+"""Discovering bots and games: built-ins and installed plugins, through pluggy.
+
+:func:`load_registry` builds a :class:`Registry`. The built-in bots (``standoff.bots.plugin``)
+and games (this module) are registered first, as default plugins, then every entry point of the
+``standoff.bots`` group. Loading is tolerant: an installed plugin that fails to import, fails
+validation, raises in a hook, returns garbage or reuses a taken name is skipped and described in
+``Registry.problems`` (naming its distribution and entry point); the others load normally.
+
+Hooks are specified in :mod:`standoff.server.hookspecs`; plugin authors import ``hookimpl`` and
+``BotSpec`` from here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import inspect
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from ..sdk.bot import Bot
+from . import hookspecs
+from .core.game import Game
+from .hookspecs import PROJECT, hookimpl
+
+__all__ = [
+    "BUILTIN_DISTRIBUTION",
+    "ENTRY_POINT_GROUP",
+    "BotSpec",
+    "PluginError",
+    "Registry",
+    "UnknownBot",
+    "UnknownGame",
+    "UnsupportedGame",
+    "format_bots",
+    "hookimpl",
+    "load_registry",
+]
+
+ENTRY_POINT_GROUP = "standoff.bots"
+#: ``BotSpec.distribution`` of the bots and games that ship with standoff.
+BUILTIN_DISTRIBUTION = "standoff"
+
+#: The methods a game object must have (see :class:`~standoff.server.core.game.Game`).
+_GAME_METHODS = ("rules", "new_state", "decision", "apply", "view", "outcome")
+
+
+class PluginError(Exception):
+    """A bot or game cannot be found or made. The message is one line, fit for the user."""
+
+
+class UnknownBot(PluginError, LookupError):
+    """No bot has that name."""
+
+
+class UnknownGame(PluginError, LookupError):
+    """No game has that name."""
+
+
+class UnsupportedGame(PluginError, ValueError):
+    """The bot does not play that game."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """How to make a bot, and what the referee needs to know about it before making one.
+
+    ``factory(seed)`` returns a new :class:`~standoff.sdk.Bot`. ``games`` empty means every game.
+    ``trusted`` bots (the built-ins) may run inside the referee process; the others run in a
+    subprocess bot runner. ``distribution`` is the distribution that provided the bot; the loader
+    fills it in.
+    """
+
+    name: str
+    factory: Callable[[int], Bot]
+    games: tuple[str, ...] = ()
+    description: str = ""
+    trusted: bool = False
+    distribution: str = ""
+
+    @classmethod
+    def from_class(
+        cls, bot_class: type[Bot], *, trusted: bool = False, description: str | None = None
+    ) -> BotSpec:
+        """The spec of a :class:`~standoff.sdk.Bot` subclass: its ``name`` and ``games``, and the
+        first line of its own docstring as description (unless ``description`` is given)."""
+        if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
+            raise TypeError(f"BotSpec.from_class needs a subclass of standoff.sdk.Bot, got {bot_class!r}")
+        if description is None:
+            description = _first_line(bot_class.__doc__)  # its own, not Bot's (not inherited)
+        return cls(
+            name=bot_class.name,
+            factory=bot_class,
+            games=(bot_class.games,) if isinstance(bot_class.games, str) else tuple(bot_class.games),
+            description=description,
+            trusted=trusted,
+        )
+
+    def plays(self, game: str) -> bool:
+        return not self.games or game in self.games
+
+
+def _first_line(doc: str | None) -> str:
+    lines = inspect.cleandoc(doc or "").strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+@dataclass
+class Registry:
+    """Every bot and game found, in registration order (built-ins first), and what was skipped."""
+
+    bots: dict[str, BotSpec] = field(default_factory=dict)
+    games: dict[str, Game] = field(default_factory=dict)
+    #: One line per skipped plugin, bot or game: ``"<distribution> (entry point <ep>): <error>"``.
+    problems: list[str] = field(default_factory=list)
+    #: The plugin manager, to call later hooks; ``None`` for a registry built by hand.
+    plugin_manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
+
+    def bot(self, name: str) -> BotSpec:
+        """The spec of bot ``name``; :class:`UnknownBot` names the known bots."""
+        try:
+            return self.bots[name]
+        except KeyError:
+            raise UnknownBot(
+                f"unknown bot {name!r} (known: {', '.join(sorted(self.bots)) or 'none'})"
+                + self._skipped_hint()
+            ) from None
+
+    def game(self, name: str) -> Game:
+        """The game ``name``; :class:`UnknownGame` names the known games."""
+        try:
+            return self.games[name]
+        except KeyError:
+            raise UnknownGame(
+                f"unknown game {name!r} (known: {', '.join(sorted(self.games)) or 'none'})"
+                + self._skipped_hint()
+            ) from None
+
+    def make_bot(self, name: str, seed: int, game: str | None = None) -> Bot:
+        """A new bot ``name`` seeded with ``seed``; with a ``game`` (not ``None`` nor ``""``), check
+        first that it plays it.
+
+        This only makes the object: whether it may then run in-process is ``bot(name).trusted``.
+        """
+        spec = self.bot(name)
+        if game and not spec.plays(game):
+            raise UnsupportedGame(f"bot {name!r} does not play {game} (it plays {', '.join(spec.games)})")
+        try:
+            bot = spec.factory(seed)
+        except Exception as exc:
+            raise PluginError(
+                f"bot {name!r} (from {spec.distribution or '?'}) failed to start: {_describe(exc)}"
+            ) from exc
+        if not isinstance(bot, Bot):
+            raise PluginError(
+                f"bot {name!r} (from {spec.distribution or '?'}): its factory returned "
+                f"{_short_repr(bot)}, not a standoff.sdk.Bot"
+            )
+        return bot
+
+    def _skipped_hint(self) -> str:
+        n = len(self.problems)
+        if not n:
+            return ""
+        return f"; {n} plugin problem{'s' if n != 1 else ''}, see `standoff bots`"
+
+
+# --- the built-in games plugin -----------------------------------------------------------------
+
+
+@hookimpl
+def standoff_games() -> list[Game]:
+    """The games that ship with standoff."""
+    from .games import GAMES
+
+    return list(GAMES.values())
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Source:
+    """A registered plugin and how to name it in problem reports."""
+
+    plugin: object
+    label: str  # "<distribution> (entry point <name>)", or the distribution for built-ins
+    distribution: str
+    kind: str  # "builtin", "extra" or "entry point"
+
+
+def load_registry(*, entry_points: bool = True, extra_plugins: Sequence[object] = ()) -> Registry:
+    """Find every bot and game: the built-ins, then ``extra_plugins`` (modules or objects with
+    ``@hookimpl`` functions; their specs keep their own ``trusted`` flag), then the installed
+    plugins of entry-point group ``standoff.bots`` (unless ``entry_points`` is false).
+
+    Never raises because of a plugin: every installed or extra plugin that cannot be used is
+    skipped and described in ``Registry.problems``. Bot and game names are first come, first
+    served, so a plugin cannot replace a built-in.
+    """
+    from ..bots import plugin as builtin_bots
+
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    registry = Registry(plugin_manager=pm)
+    sources: list[_Source] = []
+
+    def register(plugin: object, name: str | None, source: _Source) -> None:
+        try:
+            pm.register(plugin, name=name)
+        except Exception as exc:  # PluginValidationError (bad signature), ValueError (twice)
+            registry.problems.append(f"{source.label}: {_describe(exc)}")
+            return
+        if not pm.get_hookcallers(plugin):
+            registry.problems.append(
+                f"{source.label}: defines no @hookimpl (expected standoff_bots and/or standoff_games, "
+                "marked with standoff.server.plugins.hookimpl)"
+            )
+            pm.unregister(plugin)
+            return
+        sources.append(source)
+
+    # 1. Built-ins: our own code, so a failure here is a bug and propagates.
+    pm.register(builtin_bots, name="standoff.bots")
+    pm.register(_this_module(), name="standoff.games")
+    sources += [
+        _Source(builtin_bots, BUILTIN_DISTRIBUTION, BUILTIN_DISTRIBUTION, "builtin"),
+        _Source(_this_module(), BUILTIN_DISTRIBUTION, BUILTIN_DISTRIBUTION, "builtin"),
+    ]
+
+    # 2. Plugins handed in by the caller.
+    for plugin in extra_plugins:
+        name = getattr(plugin, "__name__", None) or type(plugin).__qualname__
+        register(plugin, None, _Source(plugin, f"{name} (extra plugin)", name, "extra"))
+
+    # 3. Installed plugins, one entry point at a time.
+    if entry_points:
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            dist = ep.dist.name if ep.dist is not None else "?"
+            label = f"{dist} (entry point {ep.name} = {ep.value})"
+            if pm.has_plugin(f"{dist}:{ep.name}"):
+                continue  # the same distribution found twice on sys.path: the first one counts
+            try:
+                plugin = ep.load()
+            except BaseException as exc:  # a plugin's import may do anything, even sys.exit()
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                registry.problems.append(f"{label}: failed to import: {_describe(exc)}")
+                continue
+            register(plugin, f"{dist}:{ep.name}", _Source(plugin, label, dist, "entry point"))
+
+    # 4. Hook implementations that match no hookspec (a typo, usually): skip that plugin.
+    while True:
+        try:
+            pm.check_pending()
+            break
+        except pluggy.PluginValidationError as exc:
+            source = next((s for s in sources if s.plugin is exc.plugin), None)
+            if source is None or source.kind == "builtin":
+                raise
+            registry.problems.append(f"{source.label}: {_describe(exc)}")
+            pm.unregister(exc.plugin)
+            sources.remove(source)
+
+    # 5. Call the hooks plugin by plugin, so that one failure only costs that plugin.
+    game_sources: dict[str, str] = {}
+    for source in sources:
+        for item in _call(pm, "standoff_bots", source, registry.problems):
+            spec = _check_bot(item, source, registry)
+            if spec is not None:
+                registry.bots[spec.name] = spec
+        for item in _call(pm, "standoff_games", source, registry.problems):
+            game = _check_game(item, source, registry, game_sources)
+            if game is not None:
+                registry.games[game.name] = game
+                game_sources[game.name] = source.distribution
+    return registry
+
+
+def _this_module() -> Any:
+    return sys.modules[__name__]
+
+
+def _call(pm: pluggy.PluginManager, hook: str, source: _Source, problems: list[str]) -> list[Any]:
+    """What ``source``'s implementation of ``hook`` returns, as a list; ``[]`` if it has none or
+    it failed (the failure is added to ``problems``)."""
+    impls = [impl for impl in getattr(pm.hook, hook).get_hookimpls() if impl.plugin is source.plugin]
+    items: list[Any] = []
+    for impl in impls:
+        if impl.hookwrapper or impl.wrapper:
+            problems.append(f"{source.label}: {hook}() may not be a hook wrapper")
+            continue
+        if source.kind == "builtin":
+            result = impl.function()  # our own code: a failure is a bug
+        else:
+            try:
+                result = impl.function()
+            except Exception as exc:
+                problems.append(f"{source.label}: {hook}() raised {_describe(exc)}")
+                continue
+        if not isinstance(result, (list, tuple)):
+            problems.append(f"{source.label}: {hook}() returned {_short_repr(result)}, expected a list")
+            continue
+        items.extend(result)
+    return items
+
+
+def _check_bot(item: Any, source: _Source, registry: Registry) -> BotSpec | None:
+    """``item`` as a valid spec of a new bot name, with distribution and trust set, or ``None``
+    (and a problem)."""
+
+    def problem(message: str) -> None:
+        registry.problems.append(f"{source.label}: {message}")
+
+    if not isinstance(item, BotSpec):
+        problem(f"standoff_bots() returned {_short_repr(item)}, expected a standoff.server.plugins.BotSpec")
+        return None
+    if not isinstance(item.name, str) or not item.name or item.name != item.name.strip() or " " in item.name:
+        problem(f"bot name {item.name!r} is not a non-empty name without spaces")
+        return None
+    if not callable(item.factory):
+        problem(f"bot {item.name!r}: factory {_short_repr(item.factory)} is not callable")
+        return None
+    games = (item.games,) if isinstance(item.games, str) else item.games
+    if not isinstance(games, Iterable) or not all(isinstance(g, str) for g in games):
+        problem(f"bot {item.name!r}: games {_short_repr(item.games)} is not a tuple of game names")
+        return None
+    taken = registry.bots.get(item.name)
+    if taken is not None:
+        problem(f"bot {item.name!r} is already provided by {taken.distribution}; this one is ignored")
+        return None
+    if source.kind == "builtin":
+        distribution, trusted = BUILTIN_DISTRIBUTION, item.trusted
+    elif source.kind == "extra":
+        distribution, trusted = item.distribution or source.distribution, item.trusted
+    else:
+        distribution, trusted = source.distribution, False  # installed plugins never run in-process
+    return dataclasses.replace(
+        item, games=tuple(games), distribution=distribution, trusted=bool(trusted)
+    )
+
+
+def _check_game(item: Any, source: _Source, registry: Registry, sources: dict[str, str]) -> Game | None:
+    name = getattr(item, "name", None)
+    missing = [m for m in _GAME_METHODS if not callable(getattr(item, m, None))]
+    if not isinstance(name, str) or not name or missing:
+        why = f"no methods {', '.join(missing)}" if missing else "no name"
+        registry.problems.append(
+            f"{source.label}: standoff_games() returned {_short_repr(item)} ({why}), expected a Game"
+        )
+        return None
+    if name in registry.games:
+        registry.problems.append(
+            f"{source.label}: game {name!r} is already provided by {sources.get(name, '?')}; this one is ignored"
+        )
+        return None
+    return item
+
+
+def _describe(exc: BaseException) -> str:
+    """``"Type: message"`` on one line."""
+    text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _short_repr(value: object, limit: int = 60) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{text} ({type(value).__name__})" if not isinstance(value, (type(None), bool)) else text
+
+
+# --- `standoff bots` ---------------------------------------------------------------------------
+
+
+def format_bots(registry: Registry) -> str:
+    """What ``standoff bots`` prints (``print(format_bots(registry))``; no trailing newline): one
+    row per bot, built-ins first, then one ``skipped plugin …: …`` line per problem."""
+    header = ("NAME", "GAMES", "RUNS", "DISTRIBUTION", "DESCRIPTION")
+    rows = [
+        (
+            spec.name,
+            ", ".join(spec.games) or "any",
+            "in-process" if spec.trusted else "subprocess",
+            spec.distribution or "?",
+            spec.description,
+        )
+        for spec in sorted(registry.bots.values(), key=lambda s: (s.distribution != BUILTIN_DISTRIBUTION, s.name))
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    lines = [
+        "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
+        for row in [header, *rows]
+    ]
+    if registry.problems:
+        lines.append("")
+        lines += [f"skipped plugin {problem}" for problem in registry.problems]
+    return "\n".join(lines)
