@@ -7,12 +7,16 @@ sampled the way the referee samples it.
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
 from standoff.server.core.game import CHANCE
 from standoff.server.core.record import Record, make_header, move_line, outcome_line, replay
 from standoff.server.local import chance_rng, sample_chance
+
+#: Long soak/fuzz runs (STANDOFF_LONG=1); CI runs the bounded default.
+LONG = os.environ.get("STANDOFF_LONG") == "1"
 
 
 def fingerprint(game: Any, state: Any) -> str:

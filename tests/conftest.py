@@ -1,8 +1,2 @@
-"""Shared fixtures. Long soak/fuzz runs are marked ``slow``: CI runs bounded versions by default;
-``STANDOFF_LONG=1`` runs the full ones."""
-
-from __future__ import annotations
-
-import os
-
-LONG = os.environ.get("STANDOFF_LONG") == "1"
+"""Shared pytest configuration. Helper modules: conformance.py (every game), serverkit.py (a
+real referee server). Long soak/fuzz runs honour STANDOFF_LONG=1; CI runs bounded versions."""

@@ -11,9 +11,9 @@ from conformance import (
     check_replays,
     check_views_leak_free,
     fingerprint,
+    LONG,
     random_match,
 )
-from conftest import LONG
 from standoff.server.games import get_game
 
 # (game, ruleset, options, number of random games). 2000 games in all by default.

@@ -106,6 +106,8 @@ class SchottenTotten(StackGame):
 
     def explain_claim(self, state: STState, role: str, flag: int) -> str | None:
         """Why ``role`` cannot claim flag number ``flag`` (1-9) now; ``None`` if it can."""
+        if not 1 <= flag <= 9:
+            raise ValueError(f"flag {flag} does not exist: flags are numbered 1 to 9")
         return explain_claim(state, state.rules.roles.index(role), flag - 1)
 
     def determinize(self, state: STState, role: str, rng: random.Random) -> STState:

@@ -26,7 +26,9 @@ FLAG_OPTIONS: tuple[Option, ...] = tuple(Option(f"flag:{f + 1}", f"flag {f + 1}"
 DECK_OPTIONS: tuple[Option, ...] = tuple(
     Option(f"deck:{name}", f"draw from the {name} deck", d) for d, name in enumerate(DECK_NAMES)
 )
-PASS = Option("pass", "pass (no troop card can be placed)", None)
+PASS = Option("pass", "pass (no troop card can be placed)", "voluntary")
+#: The same choice when it is the only one: only such passes count toward a stalemate.
+FORCED_PASS = Option("pass", "pass (nothing can be played)", "forced")
 DONE = Option("done", "claim nothing more", None)
 DISCARD = Option("discard", "discard it face up", None)
 
@@ -196,7 +198,10 @@ def explain_claim(state: STState, role: int, flag: int) -> str | None:
             continue
         rival = state.rules.roles[other]
         if witness is None:
-            return f"{rival}'s complete formation at flag {flag + 1} is stronger"
+            return (
+                f"{rival}'s complete formation at flag {flag + 1} is stronger, "
+                "or as strong and completed first"
+            )
         names = ", ".join(C.card_name(c) for c in witness)
         return (
             f"{rival} could still beat it at flag {flag + 1} with {names} "
@@ -316,7 +321,10 @@ class EndTurn(Step):
     def run(self, game, state: STState, frame) -> Decision | None:
         rules = state.rules
         n = len(rules.roles)
-        if state.passes >= n:
+        # Stalemate policy (rules digest §2): every player in succession could do nothing but
+        # pass, and nobody can prove a flag (a declined claim keeps the game going; the
+        # decision cap bounds a game in which claims are declined for ever).
+        if state.passes >= n and not any(claimable_flags(state, r) for r in range(n)):
             _stalemate(state)
             return None
         if state.number >= rules.decision_cap:
@@ -375,7 +383,7 @@ class Play(Step):
                     if tactics_playable(state, me, c, room)
                 )
         if not (room and troops):
-            options.append(PASS)
+            options.append(PASS if options else FORCED_PASS)
         return make_decision(state.rules.roles[me], "play", self.prompt, tuple(options))
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -383,10 +391,12 @@ class Play(Step):
         stack = state.stack
         stack.pop()
         card = option.value
-        if card is None:  # pass
+        if card == "forced":
             state.passes += 1
             return
         state.passes = 0
+        if card == "voluntary":  # a pass with a tactics card left unplayed
+            return
         _remove_from_hand(state, me, card)
         if card < 60:
             stack.append(("place", card))
