@@ -17,12 +17,11 @@ when the server closes the session.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-import queue
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import grpc
@@ -30,11 +29,10 @@ import grpc
 from standoff.v1 import referee_pb2 as pb
 
 from .bot import Bot
-from .types import MatchResult, decode_decision, decode_match_ended, decode_match_started
+from .types import HistoryBook, MatchResult, decode_decision, decode_match_ended, decode_match_started
 
 PROTOCOL_VERSION = 1
 _log = logging.getLogger("standoff.sdk")
-_STOP = object()
 _TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN,
               grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -60,14 +58,14 @@ class Tls:
     server_name: str | None = None
 
 
-def open_channel(address: str, tls: Tls | None = None) -> grpc.Channel:
+def open_channel(address: str, tls: Tls | None = None) -> grpc.aio.Channel:
     options = [("grpc.keepalive_time_ms", 20_000), ("grpc.max_receive_message_length", 16 << 20)]
     if tls is None:
-        return grpc.insecure_channel(address, options=options)
+        return grpc.aio.insecure_channel(address, options=options)
     credentials = grpc.ssl_channel_credentials(tls.root_certificates, tls.private_key, tls.certificate_chain)
     if tls.server_name:
         options.append(("grpc.ssl_target_name_override", tls.server_name))
-    return grpc.secure_channel(address, credentials, options=options)
+    return grpc.aio.secure_channel(address, credentials, options=options)
 
 
 def run(
@@ -86,17 +84,24 @@ def run(
 
     Raises :class:`SessionError` when the referee refuses the session for good.
     ``on_error(error)`` receives every ``Error`` message the referee sends (refused choices...).
+    The client runs grpc.aio on a private event loop (lower latency than the threaded sync
+    API); ``bot.choose`` is called on that loop's thread.
     """
     token = token or os.environ.get("STANDOFF_TOKEN")
     if not token:
         raise SessionError(grpc.StatusCode.UNAUTHENTICATED, "no token: pass token= or set STANDOFF_TOKEN")
+    return asyncio.run(_run(bot, address, token, matches, tls, reconnect, max_retries, on_error))
+
+
+async def _run(bot, address, token, matches, tls, reconnect, max_retries, on_error) -> list[MatchResult]:
     results: list[MatchResult] = []
     started: set[str] = set()
+    book = HistoryBook()
     retries = 0
     while True:
         channel = open_channel(address, tls)
         try:
-            done = _session(bot, channel, token, matches, results, started, on_error)
+            done = await _session(bot, channel, token, matches, results, started, book, on_error)
             if done:
                 return results
             retries = 0  # the session ended normally but early: reconnect
@@ -107,67 +112,79 @@ def run(
             retries += 1
             delay = min(5.0, 0.1 * 2**retries)
             _log.warning("session lost (%s); reconnecting in %.1f s", code.name, delay)
-            time.sleep(delay)
+            await asyncio.sleep(delay)
         finally:
-            channel.close()
+            await channel.close()
         if not reconnect:
             return results
 
 
-def _session(bot, channel, token, matches, results, started, on_error) -> bool:
+async def _session(bot, channel, token, matches, results, started, book, on_error) -> bool:
     """One ``Play`` stream. Returns True when done (enough matches, or the server closed)."""
-    outbox: queue.Queue = queue.Queue()
+    call = channel.stream_stream(
+        "/standoff.v1.RefereeService/Play",
+        request_serializer=pb.PlayRequest.SerializeToString,
+        response_deserializer=pb.PlayResponse.FromString,
+    )(metadata=(("authorization", f"Bearer {token}"),))
     hello = pb.PlayRequest()
     hello.hello.protocol_version = PROTOCOL_VERSION
     hello.hello.bot_name = bot.name
     hello.hello.bot_version = getattr(bot, "version", "")
     hello.hello.games.extend(bot.games)
     hello.hello.max_concurrent_matches = 1
-    outbox.put(hello)
-
-    def requests() -> Iterator[pb.PlayRequest]:
-        while (item := outbox.get()) is not _STOP:
-            yield item
-
-    stub_call = channel.stream_stream(
-        "/standoff.v1.RefereeService/Play",
-        request_serializer=pb.PlayRequest.SerializeToString,
-        response_deserializer=pb.PlayResponse.FromString,
-    )
-    responses = stub_call(iter(requests()), metadata=(("authorization", f"Bearer {token}"),))
-    infos = {}
     try:
-        for message in responses:
+        await call.write(hello)
+        while (message := await call.read()) is not grpc.aio.EOF:
             kind = message.WhichOneof("body")
-            if kind == "match_started":
-                info = decode_match_started(message.match_started)
-                infos[info.match_id] = info
-                if info.match_id not in started:  # a resumed match is not started twice
-                    started.add(info.match_id)
-                    bot.start(info)
-            elif kind == "decision":
+            if kind == "decision":
                 decision, view = decode_decision(message.decision)
+                book.complete(decision.match_id, view)
                 begin = time.perf_counter()
                 index = bot.choose(decision, view)
                 think_us = int((time.perf_counter() - begin) * 1e6)
                 choice = pb.PlayRequest()
                 choice.choice.match_id = decision.match_id
                 choice.choice.decision_id = decision.decision_id
-                choice.choice.option_index = index if isinstance(index, int) and index >= 0 else 2**32 - 1
+                # Anything but a valid index is sent as an out-of-range one: the referee's fault
+                # policy decides, as for any bot.
+                choice.choice.option_index = index if type(index) is int and 0 <= index < 2**32 else 2**32 - 1
                 choice.choice.think_us = think_us
-                outbox.put(choice)
+                await call.write(choice)
+            elif kind == "match_started":
+                info = decode_match_started(message.match_started)
+                if info.match_id not in started:  # a resumed match is not started twice
+                    started.add(info.match_id)
+                    bot.start(info)
             elif kind == "match_ended":
                 result = decode_match_ended(message.match_ended)
+                book.forget(result.match_id)
                 results.append(result)
                 bot.end(result)
                 if matches and len(results) >= matches:
                     return True
             elif kind == "error" and on_error is not None:
                 on_error(message.error)
+        await call.wait_for_connection()
+        code = await call.code()
+        if code != grpc.StatusCode.OK:
+            raise _StatusError(code, await call.details())
         return True  # the server closed the session
     finally:
-        outbox.put(_STOP)
-        responses.cancel()
+        call.cancel()
+
+
+class _StatusError(grpc.RpcError):
+    """A stream that ended with a non-OK status (raised like the sync API's errors)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self._code, self._details = code, details
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
 
 
 def run_in_thread(bot: Bot, address: str, token: str, **kwargs) -> tuple[threading.Thread, list]:

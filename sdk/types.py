@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from standoff.v1 import referee_pb2 as pb
+from standoff.v1 import views_pb2 as vpb
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,42 @@ def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
     )
     which = msg.view.WhichOneof("game")
     return decision, (getattr(msg.view, which) if which else None)
+
+
+class HistoryBook:
+    """Completes incremental view histories.
+
+    The referee sends each seat only the history entries it has not had (``history_from`` > 0).
+    The book keeps every match's history and fills it into each view, so that a bot always sees
+    the whole history (``history_from == 0``), exactly as if it had been sent in full.
+    """
+
+    def __init__(self) -> None:
+        self._books: dict[str, Any] = {}
+
+    def complete(self, match_id: str, view: Any) -> None:
+        if view is None or not hasattr(view, "history_from"):
+            return
+        book = self._books.get(match_id)
+        if book is None:
+            book = self._books[match_id] = vpb.SchottenTottenView()  # used for its history only
+        start = view.history_from
+        if start == 0:
+            book.ClearField("history")
+        else:
+            history = book.history
+            keep = len(history)
+            while keep and history[keep - 1].number > start:
+                keep -= 1
+            del history[keep:]
+        book.history.extend(view.history)
+        if start:
+            view.ClearField("history")
+            view.history.extend(book.history)
+            view.history_from = 0
+
+    def forget(self, match_id: str) -> None:
+        self._books.pop(match_id, None)
 
 
 def decode_match_started(msg: pb.MatchStarted) -> MatchInfo:

@@ -16,7 +16,7 @@ from pathlib import Path
 from .core.game import CHANCE, RulesError
 from .core.record import ReplayError, replay_steps
 from .core.seeds import derive_seed
-from .games import GAMES, get_game
+from .games import GAMES
 from .local import BadChoice, bot_seed, play_match
 from .records import RecordWriter, read_record
 
@@ -56,8 +56,18 @@ def _make_bot(registry, name: str, game: str, seed: int):
         raise UsageError(str(exc.args[0] if exc.args else exc)) from None
 
 
+def _game(registry, name: str):
+    from .plugins import PluginError
+
+    try:
+        return registry.game(name)
+    except PluginError as exc:
+        raise UsageError(str(exc.args[0] if exc.args else exc)) from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
+    registry = _registry()
+    game = _game(registry, args.game)
     rules = game.rules(args.ruleset, _parse_options(args.option))
     roles = rules.roles
     if len(args.bot) != len(roles):
@@ -66,7 +76,14 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"({', '.join(roles)}); got {len(args.bot)}"
         )
     seed = args.seed if args.seed is not None else derive_seed("play", game.name)
-    registry = _registry()
+    for name in args.bot:
+        spec = registry.bots.get(name)
+        if spec is not None and not spec.trusted and not args.trust:
+            raise UsageError(
+                f"bot {name!r} is a third-party plugin ({spec.distribution}); `standoff play` runs bots "
+                "in this process: pass --trust if you trust it, or play it on a server "
+                "(`standoff serve` + `standoff match`), where it runs in a subprocess"
+            )
     bots = {
         role: _make_bot(registry, name, game.name, bot_seed(seed, role))
         for role, name in zip(roles, args.bot, strict=True)
@@ -98,7 +115,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         record = read_record(args.record)
     except OSError as exc:
         raise UsageError(f"cannot read {args.record}: {exc.strerror or exc}") from None
-    game = get_game(record.header.get("game", "?"))
+    game = _game(_registry(), record.header.get("game", "?"))
     render = getattr(game, "render", None)
     header = record.header
     roles = header.get("roles", {})
@@ -273,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--ruleset", default=None)
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--record", default=None, metavar="PATH", help="write the match record (JSONL)")
+    play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="re-apply a record and print every step")

@@ -20,7 +20,7 @@ from standoff.v1 import referee_pb2 as pb
 
 from ..sdk.types import Decision as BotDecision
 from ..sdk.types import Option as BotOption
-from ..sdk.types import decode_decision, decode_match_ended, decode_match_started
+from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
 from .core.game import CHANCE, Decision, Game, Outcome
 from .core.record import Record, make_header, move_line, outcome_line
 from .core.seeds import derive_seed
@@ -63,6 +63,8 @@ class InProcessSeat:
         self.game = game
         self.match_id = match_id
         self.uses_view = getattr(bot, "uses_view", True)
+        self.history_sent = 0  # history entries already sent: later views carry only the new ones
+        self.book = HistoryBook()
 
     def start(self, message: pb.PlayResponse) -> None:
         wire = pb.PlayResponse.FromString(serialize(message))
@@ -76,8 +78,11 @@ class InProcessSeat:
         """Everything the bot will see, built from the state now (the referee's thread): the
         wire bytes of the decision, or the bare decision for bots that read no view."""
         if self.uses_view:
-            view = encode_view(self.game.name, self.game.view(state, decision.role))
-            return serialize(decision_message(self.match_id, decision_id, decision, view, clocks))
+            view = self.game.view(state, decision.role, self.history_sent)
+            if view["history"]:
+                self.history_sent = view["history"][-1][0]
+            message = decision_message(self.match_id, decision_id, decision, encode_view(self.game.name, view), clocks)
+            return serialize(message)
         return BotDecision(
             self.match_id,
             decision_id,
@@ -92,6 +97,7 @@ class InProcessSeat:
         """Decode and ask the bot (may run in a worker thread: touches no referee state)."""
         if isinstance(prepared, bytes):
             bot_decision, bot_view = decode_decision(pb.PlayResponse.FromString(prepared).decision)
+            self.book.complete(bot_decision.match_id, bot_view)
             return self.bot.choose(bot_decision, bot_view)
         return self.bot.choose(prepared, None)
 

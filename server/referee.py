@@ -112,6 +112,9 @@ class Seat:
     session: Session | None = None
     pending_id: int = 0
     pending_message: bytes = b""
+    history_sent: int = 0  # history entries this seat's session already has
+    rebuild: Any = None  # (history_from) -> bytes: the pending decision message again
+    sent_to: Session | None = None  # the session the pending decision was last sent to
     sent_at: float = 0.0
     connected: trio.Event = field(default_factory=trio.Event)
     events: tuple[Any, Any] = field(default_factory=lambda: trio.open_memory_channel(64))
@@ -311,6 +314,7 @@ class Referee:
             for seat in match.seats.values():
                 if seat.identity == name and seat.kind != "local" and seat.session is None:
                     seat.session = session
+                    seat.history_sent = 0
                     seat.connected.set()
                     if match.status == pb.MATCH_STATUS_RUNNING:
                         resumed.append((match, seat))
@@ -559,10 +563,15 @@ class Referee:
             if seat.kind == "local":
                 result = await self._ask_local(seat, state, decision, number, clocks, allowance)
             else:
-                view = encode_view(match.game.name, match.game.view(state, role))
-                seat.pending_message = serialize(
-                    decision_message(match.id, number, decision, view, clocks, attempt)
-                )
+                def build(history_from: int, attempt: int = attempt) -> bytes:
+                    view = match.game.view(state, role, history_from)
+                    if view["history"]:
+                        seat.history_sent = view["history"][-1][0]
+                    wire_view = encode_view(match.game.name, view)
+                    return serialize(decision_message(match.id, number, decision, wire_view, clocks, attempt))
+
+                seat.pending_message = build(seat.history_sent)
+                seat.rebuild = build
                 seat.pending_id = number
                 result = await self._await_remote(match, seat, decision, number, allowance)
             elapsed_ms = (trio.current_time() - started) * 1000.0
@@ -609,8 +618,10 @@ class Referee:
 
     async def _await_remote(self, match: Match, seat: Seat, decision: Any, number: int, allowance: int):
         receive = seat.events[1]
+        seat.sent_to = None
         if seat.session is not None:
             seat.session.send(seat.pending_message)
+            seat.sent_to = seat.session
         deadline = trio.current_time() + allowance / 1000.0
         while True:
             if seat.session is None:
@@ -646,9 +657,11 @@ class Referee:
                 return ("ok", index, think_us / 1000.0 if think_us else None)
             if kind == "fault":
                 return ("fault", event[1], event[2])
-            if kind == "reconnect" and seat.session is not None:
+            if kind == "reconnect" and seat.session is not None and seat.sent_to is not seat.session:
                 seat.disconnected_for_good = False
+                seat.pending_message = seat.rebuild(0)  # a new session has no history yet
                 seat.session.send(seat.pending_message)
+                seat.sent_to = seat.session
             # "disconnect": loop round to the grace window
 
 

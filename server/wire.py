@@ -52,6 +52,7 @@ def _schotten_totten(view: dict[str, Any]) -> vpb.View:
         st.tactics_played[role] = count
     for role, played in view["leader_played"].items():
         st.leader_played[role] = played
+    st.history_from = view.get("history_from", 0)
     add = st.history.add
     for number, role, step, key in view["history"]:
         add(number=number, role=role, step=step, key=key)

@@ -450,3 +450,37 @@ def test_format_bots_without_problems():
     text = format_bots(load_registry(entry_points=False))
     assert "skipped" not in text
     assert not text.endswith("\n") and len(text.splitlines()) == 3
+
+
+# --- third-party bots on the referee server --------------------------------------------------------
+
+
+def test_third_party_bot_plays_on_the_server_in_a_subprocess(registry, installed, monkeypatch, tmp_path):
+    """An untrusted plugin bot is never run in the referee's process: the server starts a
+    `standoff bot run` subprocess that connects through the SDK with an ephemeral token."""
+    import json
+    import os
+
+    from serverkit import ServerThread
+
+    assert registry.bot("demo").trusted is False
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(installed), os.environ.get("PYTHONPATH", "")]))
+    server = ServerThread(tmp_path, registry=registry).start()
+    try:
+        response = server.start_match(["demo", "random"], seed=3, wait=True, connect_timeout_ms=60_000)
+        result = response.summary.result
+        assert result.termination not in ("not_played", "forfeit"), result
+        header = json.loads(server.record(response.match_id).splitlines()[0])
+        assert header["roles"] == {"p1": "demo", "p2": "random"}
+        moves = [json.loads(x) for x in server.record(response.match_id).splitlines()[1:-1]]
+        assert any(m["role"] == "p1" and "rtt_ms" in m for m in moves)  # answered over the wire
+    finally:
+        server.stop()
+
+
+def test_standoff_play_refuses_untrusted_plugins_unless_trusted(installed, capsys):
+    from standoff.server.cli import main
+
+    assert main(["play", "schotten-totten", "--bot", "demo", "--bot", "random", "--seed", "1"]) == 2
+    assert "third-party plugin (standoff-demo)" in capsys.readouterr().err
+    assert main(["play", "schotten-totten", "--bot", "demo", "--bot", "random", "--seed", "1", "--trust"]) == 0

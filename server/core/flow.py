@@ -51,6 +51,17 @@ def iter_history(history: tuple | None) -> Iterator[HistoryEntry]:
     return (make(entry) for entry in reversed(entries))
 
 
+def history_since(history: tuple | None, number: int) -> list[HistoryEntry]:
+    """Entries numbered after ``number``, oldest first. Walks only those entries: incremental
+    views cost what is new, not the whole match."""
+    entries = []
+    while history is not None and history[0][0] > number:
+        entries.append(history[0])
+        history = history[1]
+    make = HistoryEntry._make
+    return [make(entry) for entry in reversed(entries)]
+
+
 class Step(ABC):
     """A named step. Subclasses define :meth:`run`, and :meth:`choose` if they ask decisions (and
     maybe :meth:`visibility`). Steps hold no state: all they need is in the frame and the state.

@@ -127,8 +127,9 @@ class Game(Protocol):
         """Carry out ``option``, which must come from ``decision(state).options``. Mutates ``state``."""
         ...
 
-    def view(self, state: Any, role: str) -> dict[str, Any]:
-        """What ``role`` may see: JSON-ready data, identical for states ``role`` cannot tell apart."""
+    def view(self, state: Any, role: str, history_from: int = 0) -> dict[str, Any]:
+        """What ``role`` may see: JSON-ready data, identical for states ``role`` cannot tell apart.
+        ``history`` holds the entries numbered after ``history_from`` (0: all of them)."""
         ...
 
     def outcome(self, state: Any) -> Outcome | None:

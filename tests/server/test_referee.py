@@ -317,8 +317,9 @@ def test_wire_bytes_depend_only_on_what_the_seat_may_see(server):
             wire = received[move["n"]]
             for _ in range(2):
                 other = ST.determinize(state, "p1", redeal_rng)
+                since = wire.view.schotten_totten.history_from  # the referee sends what is new
                 rebuilt = decision_message(match_id, move["n"], ST.decision(other),
-                                           encode_view(ST.name, ST.view(other, "p1")), {})
+                                           encode_view(ST.name, ST.view(other, "p1", since)), {})
                 assert serialize(rebuilt.decision) == serialize(wire)
             checked += 1
         ST.apply(state, decision.options[decision.index_of(move["key"])])
@@ -346,3 +347,53 @@ def test_server_keeps_serving_after_a_bot_crashes_in_process(tmp_path):
         assert srv.start_match(["random", "random"], wait=True).summary.result.termination != "forfeit"
     finally:
         srv.stop()
+
+
+def test_sdk_bots_see_the_whole_history_though_the_wire_sends_only_what_is_new(server):
+    """The referee sends each seat the new history entries only; the SDK completes them."""
+    from standoff.sdk.bot import Bot
+
+    seen = {}
+
+    class Watcher(Bot):
+        name = "watcher"
+
+        def choose(self, decision, view):
+            assert view.history_from == 0
+            seen[decision.decision_id] = [(e.number, e.role, e.step, e.key) for e in view.history]
+            return self.rng.randrange(len(decision.options))
+
+    thread, box = run_in_thread(Watcher(1), server.address, server.tokens.add("watcher"), matches=1)
+    match_id = server.start_match(["remote:watcher", "greedy"], seed=8, wait=True).match_id
+    thread.join(30)
+    record = parse_record(server.record(match_id).splitlines())
+    state = ST.new_state(ST.rules())
+    for move in record.moves:
+        if move["n"] in seen:
+            full = [tuple(entry) for entry in ST.view(state, "p1")["history"]]
+            assert seen[move["n"]] == full
+        decision = ST.decision(state)
+        ST.apply(state, decision.options[decision.index_of(move["key"])])
+    assert len(seen) > 20
+
+
+def test_the_example_bot_plays(server):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+    env = dict(os.environ, STANDOFF_TOKEN=server.tokens.add("mybot"))
+    bot = subprocess.Popen([sys.executable, str(example), "--address", server.address, "--matches", "1"],
+                           env=env, stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    response = None
+    while response is None and time.monotonic() < deadline:
+        try:
+            response = server.start_match(["remote:mybot", "random"], wait=True, connect_timeout_ms=30_000)
+        except grpc.RpcError:
+            time.sleep(0.2)
+    out, _ = bot.communicate(timeout=60)
+    assert bot.returncode == 0
+    assert response.match_id in out

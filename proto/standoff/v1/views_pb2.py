@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17standoff/v1/views.proto\x12\x0bstandoff.v1\"J\n\x04View\x12:\n\x0fschotten_totten\x18\x01 \x01(\x0b\x32\x1f.standoff.v1.SchottenTottenViewH\x00\x42\x06\n\x04game\"G\n\x0cHistoryEntry\x12\x0e\n\x06number\x18\x01 \x01(\r\x12\x0c\n\x04role\x18\x02 \x01(\t\x12\x0c\n\x04step\x18\x03 \x01(\t\x12\x0b\n\x03key\x18\x04 \x01(\t\"\xf8\x06\n\x12SchottenTottenView\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x0c\n\x04role\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\r\x12\x0f\n\x07to_move\x18\x04 \x01(\t\x12\x0c\n\x04step\x18\x05 \x01(\t\x12\x0c\n\x04hand\x18\x06 \x03(\t\x12\x41\n\topponents\x18\x07 \x03(\x0b\x32..standoff.v1.SchottenTottenView.OpponentsEntry\x12.\n\x05\x66lags\x18\x08 \x03(\x0b\x32\x1f.standoff.v1.SchottenTottenFlag\x12\x39\n\x05\x64\x65\x63ks\x18\t \x03(\x0b\x32*.standoff.v1.SchottenTottenView.DecksEntry\x12?\n\x08\x64iscards\x18\n \x03(\x0b\x32-.standoff.v1.SchottenTottenView.DiscardsEntry\x12J\n\x0etactics_played\x18\x0b \x03(\x0b\x32\x32.standoff.v1.SchottenTottenView.TacticsPlayedEntry\x12H\n\rleader_played\x18\x0c \x03(\x0b\x32\x31.standoff.v1.SchottenTottenView.LeaderPlayedEntry\x12*\n\x07history\x18\r \x03(\x0b\x32\x19.standoff.v1.HistoryEntry\x1aU\n\x0eOpponentsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x32\n\x05value\x18\x02 \x01(\x0b\x32#.standoff.v1.SchottenTottenOpponent:\x02\x38\x01\x1aM\n\nDecksEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12.\n\x05value\x18\x02 \x01(\x0b\x32\x1f.standoff.v1.SchottenTottenDeck:\x02\x38\x01\x1a\x46\n\rDiscardsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.standoff.v1.CardList:\x02\x38\x01\x1a\x34\n\x12TacticsPlayedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\r:\x02\x38\x01\x1a\x33\n\x11LeaderPlayedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x08:\x02\x38\x01\"\x19\n\x08\x43\x61rdList\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"H\n\x16SchottenTottenOpponent\x12\x0e\n\x06troops\x18\x01 \x01(\r\x12\x0f\n\x07tactics\x18\x02 \x01(\r\x12\r\n\x05known\x18\x03 \x03(\t\"O\n\x12SchottenTottenSide\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x19\n\x0c\x63ompleted_at\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x0f\n\r_completed_at\"\xda\x01\n\x12SchottenTottenFlag\x12\x0c\n\x04\x66lag\x18\x01 \x01(\r\x12\x12\n\nclaimed_by\x18\x02 \x01(\t\x12\x0b\n\x03\x66og\x18\x03 \x01(\t\x12\x0b\n\x03mud\x18\x04 \x01(\t\x12\x39\n\x05sides\x18\x05 \x03(\x0b\x32*.standoff.v1.SchottenTottenFlag.SidesEntry\x1aM\n\nSidesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12.\n\x05value\x18\x02 \x01(\x0b\x32\x1f.standoff.v1.SchottenTottenSide:\x02\x38\x01\"/\n\x12SchottenTottenDeck\x12\x0c\n\x04size\x18\x01 \x01(\r\x12\x0b\n\x03top\x18\x02 \x03(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17standoff/v1/views.proto\x12\x0bstandoff.v1\"J\n\x04View\x12:\n\x0fschotten_totten\x18\x01 \x01(\x0b\x32\x1f.standoff.v1.SchottenTottenViewH\x00\x42\x06\n\x04game\"G\n\x0cHistoryEntry\x12\x0e\n\x06number\x18\x01 \x01(\r\x12\x0c\n\x04role\x18\x02 \x01(\t\x12\x0c\n\x04step\x18\x03 \x01(\t\x12\x0b\n\x03key\x18\x04 \x01(\t\"\x8e\x07\n\x12SchottenTottenView\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x0c\n\x04role\x18\x02 \x01(\t\x12\x0c\n\x04turn\x18\x03 \x01(\r\x12\x0f\n\x07to_move\x18\x04 \x01(\t\x12\x0c\n\x04step\x18\x05 \x01(\t\x12\x0c\n\x04hand\x18\x06 \x03(\t\x12\x41\n\topponents\x18\x07 \x03(\x0b\x32..standoff.v1.SchottenTottenView.OpponentsEntry\x12.\n\x05\x66lags\x18\x08 \x03(\x0b\x32\x1f.standoff.v1.SchottenTottenFlag\x12\x39\n\x05\x64\x65\x63ks\x18\t \x03(\x0b\x32*.standoff.v1.SchottenTottenView.DecksEntry\x12?\n\x08\x64iscards\x18\n \x03(\x0b\x32-.standoff.v1.SchottenTottenView.DiscardsEntry\x12J\n\x0etactics_played\x18\x0b \x03(\x0b\x32\x32.standoff.v1.SchottenTottenView.TacticsPlayedEntry\x12H\n\rleader_played\x18\x0c \x03(\x0b\x32\x31.standoff.v1.SchottenTottenView.LeaderPlayedEntry\x12*\n\x07history\x18\r \x03(\x0b\x32\x19.standoff.v1.HistoryEntry\x12\x14\n\x0chistory_from\x18\x0e \x01(\r\x1aU\n\x0eOpponentsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x32\n\x05value\x18\x02 \x01(\x0b\x32#.standoff.v1.SchottenTottenOpponent:\x02\x38\x01\x1aM\n\nDecksEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12.\n\x05value\x18\x02 \x01(\x0b\x32\x1f.standoff.v1.SchottenTottenDeck:\x02\x38\x01\x1a\x46\n\rDiscardsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.standoff.v1.CardList:\x02\x38\x01\x1a\x34\n\x12TacticsPlayedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\r:\x02\x38\x01\x1a\x33\n\x11LeaderPlayedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x08:\x02\x38\x01\"\x19\n\x08\x43\x61rdList\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"H\n\x16SchottenTottenOpponent\x12\x0e\n\x06troops\x18\x01 \x01(\r\x12\x0f\n\x07tactics\x18\x02 \x01(\r\x12\r\n\x05known\x18\x03 \x03(\t\"O\n\x12SchottenTottenSide\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x19\n\x0c\x63ompleted_at\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x0f\n\r_completed_at\"\xda\x01\n\x12SchottenTottenFlag\x12\x0c\n\x04\x66lag\x18\x01 \x01(\r\x12\x12\n\nclaimed_by\x18\x02 \x01(\t\x12\x0b\n\x03\x66og\x18\x03 \x01(\t\x12\x0b\n\x03mud\x18\x04 \x01(\t\x12\x39\n\x05sides\x18\x05 \x03(\x0b\x32*.standoff.v1.SchottenTottenFlag.SidesEntry\x1aM\n\nSidesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12.\n\x05value\x18\x02 \x01(\x0b\x32\x1f.standoff.v1.SchottenTottenSide:\x02\x38\x01\"/\n\x12SchottenTottenDeck\x12\x0c\n\x04size\x18\x01 \x01(\r\x12\x0b\n\x03top\x18\x02 \x03(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -48,27 +48,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HISTORYENTRY']._serialized_start=116
   _globals['_HISTORYENTRY']._serialized_end=187
   _globals['_SCHOTTENTOTTENVIEW']._serialized_start=190
-  _globals['_SCHOTTENTOTTENVIEW']._serialized_end=1078
-  _globals['_SCHOTTENTOTTENVIEW_OPPONENTSENTRY']._serialized_start=735
-  _globals['_SCHOTTENTOTTENVIEW_OPPONENTSENTRY']._serialized_end=820
-  _globals['_SCHOTTENTOTTENVIEW_DECKSENTRY']._serialized_start=822
-  _globals['_SCHOTTENTOTTENVIEW_DECKSENTRY']._serialized_end=899
-  _globals['_SCHOTTENTOTTENVIEW_DISCARDSENTRY']._serialized_start=901
-  _globals['_SCHOTTENTOTTENVIEW_DISCARDSENTRY']._serialized_end=971
-  _globals['_SCHOTTENTOTTENVIEW_TACTICSPLAYEDENTRY']._serialized_start=973
-  _globals['_SCHOTTENTOTTENVIEW_TACTICSPLAYEDENTRY']._serialized_end=1025
-  _globals['_SCHOTTENTOTTENVIEW_LEADERPLAYEDENTRY']._serialized_start=1027
-  _globals['_SCHOTTENTOTTENVIEW_LEADERPLAYEDENTRY']._serialized_end=1078
-  _globals['_CARDLIST']._serialized_start=1080
-  _globals['_CARDLIST']._serialized_end=1105
-  _globals['_SCHOTTENTOTTENOPPONENT']._serialized_start=1107
-  _globals['_SCHOTTENTOTTENOPPONENT']._serialized_end=1179
-  _globals['_SCHOTTENTOTTENSIDE']._serialized_start=1181
-  _globals['_SCHOTTENTOTTENSIDE']._serialized_end=1260
-  _globals['_SCHOTTENTOTTENFLAG']._serialized_start=1263
-  _globals['_SCHOTTENTOTTENFLAG']._serialized_end=1481
-  _globals['_SCHOTTENTOTTENFLAG_SIDESENTRY']._serialized_start=1404
-  _globals['_SCHOTTENTOTTENFLAG_SIDESENTRY']._serialized_end=1481
-  _globals['_SCHOTTENTOTTENDECK']._serialized_start=1483
-  _globals['_SCHOTTENTOTTENDECK']._serialized_end=1530
+  _globals['_SCHOTTENTOTTENVIEW']._serialized_end=1100
+  _globals['_SCHOTTENTOTTENVIEW_OPPONENTSENTRY']._serialized_start=757
+  _globals['_SCHOTTENTOTTENVIEW_OPPONENTSENTRY']._serialized_end=842
+  _globals['_SCHOTTENTOTTENVIEW_DECKSENTRY']._serialized_start=844
+  _globals['_SCHOTTENTOTTENVIEW_DECKSENTRY']._serialized_end=921
+  _globals['_SCHOTTENTOTTENVIEW_DISCARDSENTRY']._serialized_start=923
+  _globals['_SCHOTTENTOTTENVIEW_DISCARDSENTRY']._serialized_end=993
+  _globals['_SCHOTTENTOTTENVIEW_TACTICSPLAYEDENTRY']._serialized_start=995
+  _globals['_SCHOTTENTOTTENVIEW_TACTICSPLAYEDENTRY']._serialized_end=1047
+  _globals['_SCHOTTENTOTTENVIEW_LEADERPLAYEDENTRY']._serialized_start=1049
+  _globals['_SCHOTTENTOTTENVIEW_LEADERPLAYEDENTRY']._serialized_end=1100
+  _globals['_CARDLIST']._serialized_start=1102
+  _globals['_CARDLIST']._serialized_end=1127
+  _globals['_SCHOTTENTOTTENOPPONENT']._serialized_start=1129
+  _globals['_SCHOTTENTOTTENOPPONENT']._serialized_end=1201
+  _globals['_SCHOTTENTOTTENSIDE']._serialized_start=1203
+  _globals['_SCHOTTENTOTTENSIDE']._serialized_end=1282
+  _globals['_SCHOTTENTOTTENFLAG']._serialized_start=1285
+  _globals['_SCHOTTENTOTTENFLAG']._serialized_end=1503
+  _globals['_SCHOTTENTOTTENFLAG_SIDESENTRY']._serialized_start=1426
+  _globals['_SCHOTTENTOTTENFLAG_SIDESENTRY']._serialized_end=1503
+  _globals['_SCHOTTENTOTTENDECK']._serialized_start=1505
+  _globals['_SCHOTTENTOTTENDECK']._serialized_end=1552
 # @@protoc_insertion_point(module_scope)

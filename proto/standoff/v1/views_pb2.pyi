@@ -25,7 +25,7 @@ class HistoryEntry(_message.Message):
     def __init__(self, number: _Optional[int] = ..., role: _Optional[str] = ..., step: _Optional[str] = ..., key: _Optional[str] = ...) -> None: ...
 
 class SchottenTottenView(_message.Message):
-    __slots__ = ("ruleset", "role", "turn", "to_move", "step", "hand", "opponents", "flags", "decks", "discards", "tactics_played", "leader_played", "history")
+    __slots__ = ("ruleset", "role", "turn", "to_move", "step", "hand", "opponents", "flags", "decks", "discards", "tactics_played", "leader_played", "history", "history_from")
     class OpponentsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -74,6 +74,7 @@ class SchottenTottenView(_message.Message):
     TACTICS_PLAYED_FIELD_NUMBER: _ClassVar[int]
     LEADER_PLAYED_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FROM_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     role: str
     turn: int
@@ -87,7 +88,8 @@ class SchottenTottenView(_message.Message):
     tactics_played: _containers.ScalarMap[str, int]
     leader_played: _containers.ScalarMap[str, bool]
     history: _containers.RepeatedCompositeFieldContainer[HistoryEntry]
-    def __init__(self, ruleset: _Optional[str] = ..., role: _Optional[str] = ..., turn: _Optional[int] = ..., to_move: _Optional[str] = ..., step: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., opponents: _Optional[_Mapping[str, SchottenTottenOpponent]] = ..., flags: _Optional[_Iterable[_Union[SchottenTottenFlag, _Mapping]]] = ..., decks: _Optional[_Mapping[str, SchottenTottenDeck]] = ..., discards: _Optional[_Mapping[str, CardList]] = ..., tactics_played: _Optional[_Mapping[str, int]] = ..., leader_played: _Optional[_Mapping[str, bool]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ...) -> None: ...
+    history_from: int
+    def __init__(self, ruleset: _Optional[str] = ..., role: _Optional[str] = ..., turn: _Optional[int] = ..., to_move: _Optional[str] = ..., step: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., opponents: _Optional[_Mapping[str, SchottenTottenOpponent]] = ..., flags: _Optional[_Iterable[_Union[SchottenTottenFlag, _Mapping]]] = ..., decks: _Optional[_Mapping[str, SchottenTottenDeck]] = ..., discards: _Optional[_Mapping[str, CardList]] = ..., tactics_played: _Optional[_Mapping[str, int]] = ..., leader_played: _Optional[_Mapping[str, bool]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ...) -> None: ...
 
 class CardList(_message.Message):
     __slots__ = ("cards",)

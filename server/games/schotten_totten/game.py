@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.flow import StackGame, iter_history
+from ...core.flow import StackGame, history_since
 from . import cards as C
 from .determinize import redeal
 from .formations import strength
@@ -33,10 +33,11 @@ class SchottenTotten(StackGame):
         state.stack = [("first_player",), ("deal", 0)]
         return state
 
-    def view(self, state: STState, role: str) -> dict[str, Any]:
+    def view(self, state: STState, role: str, history_from: int = 0) -> dict[str, Any]:
         """What ``role`` may see (rules digest §6): its own hand; the other hands as counts of
         troops and tactics plus cards it knows through Scout; deck sizes and the Scout tops it put
-        back itself; the whole table, discards and counts; the history as it saw it."""
+        back itself; the whole table, discards and counts; the history as it saw it (entries
+        numbered after ``history_from``)."""
         rules = state.rules
         roles = rules.roles
         me = roles.index(role)
@@ -93,8 +94,11 @@ class SchottenTotten(StackGame):
             "discards": {name: [C.card_name(c) for c in state.discards[r]] for r, name in enumerate(roles)},
             "tactics_played": dict(zip(roles, state.tactics_played, strict=True)),
             "leader_played": dict(zip(roles, state.leader_played, strict=True)),
+            # Entries numbered after history_from (the referee sends only what a seat lacks).
+            "history_from": history_from,
             "history": [
-                [e.number, e.role, e.step, e.seen_by(role)] for e in iter_history(state.history)
+                [e.number, e.role, e.step, e.seen_by(role)]
+                for e in history_since(state.history, history_from)
             ],
         }
 
