@@ -1,0 +1,744 @@
+"""``greedy``: a formation-aware Schotten Totten / Battle Line bot with no search.
+
+It plays toward the best formation each side can still reach and claims whenever it can.
+
+How it judges a position (all from the view it receives, never from the referee's state):
+
+* Every unclaimed flag gets a *value*, an estimate in ``[0, 1]`` of the chance of winning it:
+  exact when both sides are complete or when our complete side beats everything the opponent can
+  still reach (``best_completion`` over the troops not on the table), ``0`` when the opponent's
+  complete side beats everything we can reach, high when our own hand completes a formation the
+  opponent cannot beat, otherwise a logistic of the difference between our *estimated* formation
+  and the opponent's. Estimates are the strongest reachable formations, discounted per missing
+  card (ours are also ready to be discounted per card that is not in our hand; head-to-head
+  matches between variants measured no discount as best).
+* A play is scored by the change of value it makes at the flags it touches (one flag for a troop,
+  two for Traitor or Redeploy). Adding a card never raises what a side could reach, so the score
+  rewards progress toward certain formations, completing provable ones and dumping low cards on
+  flags that are already lost, and punishes breaking a formation we were building.
+* Tactics pay a fixed cost on top of that (they let the opponent play one in turn, and morale
+  cards are scarce): morale cards are evaluated like troops (as jokers) and Fog, Mud, Deserter,
+  Traitor and Redeploy by the value they change; Scout and passing get fixed, low scores.
+* Draws take troops, except a tactics card when the troops in hand (nearly) fill every free slot
+  we have, or when we hold no tactics card while the opponent holds two or more. Against an
+  opponent whose hand is all tactics it may not play (count rule), having no room and no tactics
+  card ourselves means both sides pass: a stalemate draw. For the same reason we never pass right
+  after the opponent passed unless we are behind on flags.
+
+``play`` and ``place`` (and a tactics card and its target) are separate decisions: the whole plan
+is computed at ``play`` and remembered for the decisions that follow; a remembered choice that is
+not offered is recomputed. Ties are broken with ``self.rng`` among the best options in the order
+they were offered, so the bot is deterministic given its seed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..sdk.bot import Bot
+from ..sdk.views import as_dict
+from ..server.games.schotten_totten import cards as C
+from ..server.games.schotten_totten.formations import best_completion, strength
+
+# --- tuning --------------------------------------------------------------------------------------
+
+#: Per missing card of one of our sides, whatever fills it (time, and the risk of losing the tie).
+D_MISSING = 1.0
+#: Extra discount per card of our best reachable formation that we do not hold (0 measured best).
+D_EXTERNAL = 0.0
+#: Discount per missing card of the opponent's best reachable formation.
+D_OPPONENT = 5.0
+#: Scale of the logistic that turns an estimated strength difference into a chance of winning
+#: (one formation rank is 10 units).
+TEMPERATURE = 16.0
+#: Chance of winning a flag our own hand completes into a formation the opponent cannot beat.
+P_CERTAIN = 0.9
+#: Costs of tactics cards, in flag-value units.
+COST_TACTICS = 0.2
+COST_LEADER = 0.3
+#: Fixed scores of moves that change no flag.
+SCORE_SCOUT = -0.45
+SCORE_PASS = -0.5
+#: Tie-break: a played card's value costs this much (dump low cards, keep high ones).
+COST_PER_VALUE = 0.001
+
+_EPS = 1e-9
+Plan = dict[str, Any]
+_BIG = 1 << 30
+
+
+def _score(value: tuple[int, int], size: int) -> float:
+    """A formation strength as one number: 10 per rank plus the average card value."""
+    return value[0] * 10 + value[1] / size
+
+
+def _logistic(x: float) -> float:
+    if x > 60:
+        return 1.0
+    if x < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _card(key: str) -> int:
+    """Card id of a ``card:<name>`` option key."""
+    return C.card_from_name(key[5:])
+
+
+def _flag(key: str) -> int:
+    """0-based flag of a ``flag:<n>`` option key."""
+    return int(key[5:]) - 1
+
+
+class _Position:
+    """The parsed view of one decision, with memoised evaluations."""
+
+    def __init__(self, view: dict[str, Any], role: str, tune: Any) -> None:
+        self.tune = tune  # the bot: its class attributes hold the tuning constants
+        self.role = role
+        max_value = 9 if view.get("ruleset") == "classic" else 10
+        flags = view["flags"]
+        roles = list(flags[0]["sides"])
+        self.opp = next((r for r in roles if r != role), role)
+        self.hand: list[int] = [C.card_from_name(n) for n in view.get("hand", ())]
+        self.hand_troops: tuple[int, ...] = tuple(c for c in self.hand if c < 60)
+        self.mine: list[tuple[int, ...]] = []
+        self.theirs: list[tuple[int, ...]] = []
+        self.my_at: list[int] = []
+        self.opp_at: list[int] = []
+        self.claimed: list[str | None] = []
+        self.fog: list[bool] = []
+        self.fog_owner: list[str | None] = []
+        self.mud: list[bool] = []
+        self.mud_owner: list[str | None] = []
+        table: set[int] = set()
+        for entry in flags:
+            sides = entry["sides"]
+            mine = tuple(C.card_from_name(n) for n in sides[role]["cards"])
+            theirs: tuple[int, ...] = ()
+            if self.opp != role:
+                theirs = tuple(C.card_from_name(n) for n in sides[self.opp]["cards"])
+            table.update(mine)
+            table.update(theirs)
+            self.mine.append(mine)
+            self.theirs.append(theirs)
+            at = sides[role].get("completed_at")
+            self.my_at.append(_BIG if at is None else at)
+            at = sides[self.opp].get("completed_at") if self.opp != role else None
+            self.opp_at.append(_BIG if at is None else at)
+            self.claimed.append(entry.get("claimed_by"))
+            self.fog_owner.append(entry.get("fog"))
+            self.fog.append(entry.get("fog") is not None)
+            self.mud_owner.append(entry.get("mud"))
+            self.mud.append(entry.get("mud") is not None)
+        for pile in view.get("discards", {}).values():
+            table.update(C.card_from_name(n) for n in pile)
+        hand_set = set(self.hand)
+        #: troops not on the table and not in our hand: the deck and the opponent's hand
+        self.external: list[int] = [
+            c
+            for colour in range(6)
+            for c in range(colour * 10, colour * 10 + max_value)
+            if c not in table and c not in hand_set
+        ]
+        self.history: list = view.get("history") or []
+        other = view.get("opponents", {}).get(self.opp) or {}
+        self.opp_tactics: int = other.get("tactics", 0)
+        self.leader_played = bool(view.get("leader_played", {}).get(role))
+        self._pools: dict[tuple[int, ...], list[int]] = {}
+        self._mine_memo: dict[tuple, tuple] = {}
+        self._opp_memo: dict[tuple, Any] = {}
+        self._base: dict[int, float] = {}
+
+    # -- flags ---------------------------------------------------------------------------------
+
+    def size(self, f: int) -> int:
+        return 4 if self.mud[f] else 3
+
+    def open_flags(self) -> list[int]:
+        """Unclaimed flags where our side has room."""
+        return [
+            f for f in range(9) if self.claimed[f] is None and len(self.mine[f]) < self.size(f)
+        ]
+
+    def find(self, card: int) -> tuple[int, bool] | None:
+        """``(flag, ours)`` of a card in a formation slot."""
+        for f in range(9):
+            if card in self.mine[f]:
+                return f, True
+            if card in self.theirs[f]:
+                return f, False
+        return None
+
+    # -- estimates -----------------------------------------------------------------------------
+
+    def _pool(self, hand: tuple[int, ...]) -> list[int]:
+        pool = self._pools.get(hand)
+        if pool is None:
+            pool = self._pools[hand] = self.external + list(hand)
+        return pool
+
+    def mine_estimate(self, side: tuple[int, ...], size: int, fog: bool, hand: tuple[int, ...]):
+        """``(estimate, certain, best)`` for our incomplete ``side`` given our ``hand`` troops:
+        ``certain`` is the strongest completion from the hand alone (or ``None``), ``best`` the
+        strongest reachable at all (or ``None`` if the side can no longer be completed)."""
+        key = (tuple(sorted(side)), size, fog, hand)
+        found = self._mine_memo.get(key)
+        if found is not None:
+            return found
+        k = size - len(side)
+        certain = None
+        estimate = -1e9
+        if len(hand) >= k:
+            done = best_completion(side, size, hand, fog)
+            if done is not None:
+                certain = done[0]
+                estimate = _score(certain, size)
+        reach = best_completion(side, size, self._pool(hand), fog)
+        best = None
+        if reach is not None:
+            best = reach[0]
+            outside = sum(1 for c in reach[1] if c not in hand)
+            estimate = max(estimate, _score(best, size) - self.tune.D_EXTERNAL * outside)
+        found = (estimate - self.tune.D_MISSING * k, certain, best)
+        self._mine_memo[key] = found
+        return found
+
+    def opp_estimate(self, side: tuple[int, ...], size: int, fog: bool):
+        """``(estimate, best)`` for the opponent's incomplete ``side``; ``best`` is ``None`` if
+        it can no longer be completed."""
+        key = (tuple(sorted(side)), size, fog)
+        found = self._opp_memo.get(key)
+        if found is not None:
+            return found
+        k = size - len(side)
+        reach = best_completion(side, size, self.external, fog)
+        if reach is None:
+            found = (-1e9, None)
+        else:
+            found = (_score(reach[0], size) - self.tune.D_OPPONENT * k, reach[0])
+        self._opp_memo[key] = found
+        return found
+
+    def value(
+        self,
+        f: int,
+        mine: tuple[int, ...],
+        theirs: tuple[int, ...],
+        hand: tuple[int, ...],
+        fog: bool | None = None,
+        size: int | None = None,
+    ) -> float:
+        """Estimated chance that we win flag ``f`` with these sides, environment and hand."""
+        if self.claimed[f] is not None:
+            return 1.0 if self.claimed[f] == self.role else 0.0
+        if fog is None:
+            fog = self.fog[f]
+        if size is None:
+            size = self.size(f)
+        if len(mine) > size:
+            mine = self._trim(mine, size, fog)
+        if len(theirs) > size:
+            theirs = self._trim(theirs, size, fog)
+        k_mine = size - len(mine)
+        k_theirs = size - len(theirs)
+        if k_mine == 0 and k_theirs == 0:
+            ours, other = strength(mine, fog), strength(theirs, fog)
+            if ours != other:
+                return 1.0 if ours > other else 0.0
+            same = size == self.size(f)
+            my_at = self.my_at[f] if same and mine == self.mine[f] else _BIG
+            opp_at = self.opp_at[f] if same and theirs == self.theirs[f] else _BIG
+            return 1.0 if my_at < opp_at else 0.0
+        if k_mine == 0:
+            ours = strength(mine, fog)
+            estimate, best = self.opp_estimate(theirs, size, fog)
+            if best is None or best <= ours:
+                return 1.0
+            return _logistic((_score(ours, size) - estimate) / self.tune.TEMPERATURE)
+        estimate, certain, best = self.mine_estimate(mine, size, fog, hand)
+        if best is None:
+            return 0.0
+        if k_theirs == 0:
+            other = strength(theirs, fog)
+            if best <= other:
+                return 0.0
+            if certain is not None and certain > other:
+                return self.tune.P_CERTAIN
+            return _logistic((estimate - _score(other, size)) / self.tune.TEMPERATURE)
+        opp_estimate, opp_best = self.opp_estimate(theirs, size, fog)
+        if opp_best is None:
+            return self.tune.P_CERTAIN
+        if certain is not None and certain > opp_best:
+            return self.tune.P_CERTAIN
+        return _logistic((estimate - opp_estimate) / self.tune.TEMPERATURE)
+
+    def _trim(self, side: tuple[int, ...], size: int, fog: bool) -> tuple[int, ...]:
+        """The strongest ``size`` cards of ``side`` (Mud left: the owner discards one)."""
+        best, best_side = None, side[:size]
+        for i in range(len(side)):
+            rest = side[:i] + side[i + 1 :]
+            if len(rest) > size:
+                rest = self._trim(rest, size, fog)
+            s = strength(rest, fog)
+            if best is None or s > best:
+                best, best_side = s, rest
+        return best_side
+
+    def base(self, f: int) -> float:
+        """Value of flag ``f`` as it stands, with our whole hand."""
+        found = self._base.get(f)
+        if found is None:
+            found = self._base[f] = self.value(f, self.mine[f], self.theirs[f], self.hand_troops)
+        return found
+
+    def hand_without(self, card: int) -> tuple[int, ...]:
+        return tuple(c for c in self.hand_troops if c != card)
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def place_delta(self, card: int, f: int, hand: tuple[int, ...] | None = None) -> float:
+        """Change of value at ``f`` when ``card`` goes to our side there."""
+        if hand is None:
+            hand = self.hand_without(card)
+        return self.value(f, self.mine[f] + (card,), self.theirs[f], hand) - self.base(f)
+
+    def _env_change(self, f: int, fog: bool | None = None, size: int | None = None) -> float:
+        """Change of value at ``f`` when its environment becomes ``fog`` / ``size``."""
+        v = self.value(f, self.mine[f], self.theirs[f], self.hand_troops, fog=fog, size=size)
+        return v - self.base(f)
+
+    def environment_delta(self, card: int, f: int) -> float:
+        """Change of value when Fog or Mud (``card``) is put at ``f`` (-1: not possible)."""
+        if self.claimed[f] is not None or (self.fog[f] if card == C.FOG else self.mud[f]):
+            return -1.0
+        return self._env_change(f, fog=True) if card == C.FOG else self._env_change(f, size=4)
+
+    def removal_delta(self, card: int) -> tuple[float, int | None]:
+        """Change of value when an opponent's ``card`` (formation card, Fog or Mud) is discarded,
+        and the flag it was at."""
+        if card in C.ENVIRONMENT:
+            f = self.env_flag(card)
+            if f is None:
+                return 0.0, None
+            gone = self._env_change(f, fog=False) if card == C.FOG else self._env_change(f, size=3)
+            return gone, f
+        found = self.find(card)
+        if found is None or found[1]:
+            return 0.0, None
+        f = found[0]
+        theirs = tuple(c for c in self.theirs[f] if c != card)
+        return self.value(f, self.mine[f], theirs, self.hand_troops) - self.base(f), f
+
+    def env_flag(self, card: int) -> int | None:
+        marks = self.fog if card == C.FOG else self.mud
+        return next((f for f in range(9) if marks[f]), None)
+
+    def traitor_delta(self, card: int, source: int, target: int) -> float:
+        """Change of value when we take the opponent's ``card`` at ``source`` to ``target``."""
+        theirs = tuple(c for c in self.theirs[source] if c != card)
+        if source == target:
+            return (
+                self.value(source, self.mine[source] + (card,), theirs, self.hand_troops)
+                - self.base(source)
+            )
+        gain = self.value(source, self.mine[source], theirs, self.hand_troops) - self.base(source)
+        return gain + self.place_delta(card, target, self.hand_troops)
+
+    def redeploy_delta(self, card: int, source: int, target: int | None) -> float:
+        """Change of value when our ``card`` at ``source`` moves to ``target`` (``None``:
+        discarded). Fog and Mud move between flags."""
+        if card in C.ENVIRONMENT:
+            if card == C.FOG:
+                total = self._env_change(source, fog=False)
+            else:
+                total = self._env_change(source, size=3)
+            if target is not None:
+                total += self.environment_delta(card, target)
+            return total
+        mine = tuple(c for c in self.mine[source] if c != card)
+        total = self.value(source, mine, self.theirs[source], self.hand_troops) - self.base(source)
+        if target is not None:
+            total += self.place_delta(card, target, self.hand_troops)
+        return total
+
+
+class GreedyBot(Bot):
+    """Formation-aware: plays toward the best reachable formation, claims whenever possible."""
+
+    name = "greedy"
+    games = ("schotten-totten",)
+
+    #: Tests set this to see exceptions; in play, an unexpected failure falls back to a safe
+    #: option rather than forfeiting.
+    strict = False
+    # Tuning constants (see the module's top); class attributes so that variants can subclass.
+    D_MISSING = D_MISSING
+    D_EXTERNAL = D_EXTERNAL
+    D_OPPONENT = D_OPPONENT
+    TEMPERATURE = TEMPERATURE
+    P_CERTAIN = P_CERTAIN
+    COST_TACTICS = COST_TACTICS
+    COST_LEADER = COST_LEADER
+    SCORE_SCOUT = SCORE_SCOUT
+    SCORE_PASS = SCORE_PASS
+    COST_PER_VALUE = COST_PER_VALUE
+    #: Draw tactics once the troops in hand plus this many fill every free slot we have.
+    draw_margin = 4
+    #: Draw tactics while we hold none and the opponent holds at least this many (0: never).
+    reserve = 2
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._plan: Plan = {}
+
+    # -- entry point -----------------------------------------------------------------------------
+
+    def choose(self, decision: Any, view: Any) -> int:
+        options = decision.options
+        if len(options) == 1:
+            return 0
+        try:
+            index = self._choose(decision, as_dict(view))
+        except Exception:
+            if self.strict:
+                raise
+            index = None
+        if index is None or not 0 <= index < len(options):
+            index = self._fallback(options)
+        return index
+
+    def _fallback(self, options) -> int:
+        """A harmless option: anything but ``pass``/``done``/``discard`` if there is one."""
+        keep = [i for i, o in enumerate(options) if o.key not in ("pass", "done", "discard")]
+        return keep[0] if keep else 0
+
+    def _pick(self, scored: list[tuple[float, int]]) -> int:
+        """Index of the best score; ties broken with ``self.rng`` in the given order."""
+        best = max(s for s, _ in scored)
+        tied = [i for s, i in scored if s >= best - _EPS]
+        return tied[0] if len(tied) == 1 else tied[self.rng.randrange(len(tied))]
+
+    def _choose(self, decision: Any, view: Any) -> int | None:
+        step = decision.step
+        options = decision.options
+        keys = [o.key for o in options]
+        if step == "claim":
+            flags = [i for i, k in enumerate(keys) if k.startswith("flag:")]
+            return flags[0] if flags else 0
+        pos = _Position(view, decision.role, self)
+        if step in ("draw", "scout_draw"):
+            return self._draw(pos, keys)
+        if step == "play":
+            return self._play(pos, keys)
+        handler = getattr(self, "_step_" + step, None)
+        if handler is None:
+            return self.rng.randrange(len(options))
+        plan = self._plan
+        self._plan = {}
+        return handler(pos, keys, plan)
+
+    # -- draw ----------------------------------------------------------------------------------
+
+    def _draw(self, pos: _Position, keys: list[str]) -> int:
+        """Troops, unless the troops in hand already fill every free slot we have (then a tactics
+        card is worth more: it can still be played when we have no room left)."""
+        if "deck:troops" not in keys:
+            return 0
+        if "deck:tactics" in keys:
+            room = sum(pos.size(f) - len(pos.mine[f]) for f in pos.open_flags())
+            if len(pos.hand_troops) + self.draw_margin >= room:
+                return keys.index("deck:tactics")
+            no_tactics = len(pos.hand_troops) == len(pos.hand)
+            if self.reserve and no_tactics and pos.opp_tactics >= self.reserve:
+                return keys.index("deck:tactics")
+        return keys.index("deck:troops")
+
+    # -- play ----------------------------------------------------------------------------------
+
+    def _play(self, pos: _Position, keys: list[str]) -> int:
+        open_flags = pos.open_flags()
+        scored: list[tuple[float, int]] = []
+        plans: dict[int, Plan] = {}
+        for i, key in enumerate(keys):
+            if key == "pass":
+                scored.append((self._pass_score(pos), i))
+                continue
+            if not key.startswith("card:"):
+                scored.append((self.SCORE_PASS - 1, i))
+                continue
+            card = _card(key)
+            best, plan = self._evaluate_card(pos, card, open_flags)
+            plan["card"] = card
+            plans[i] = plan
+            scored.append((best, i))
+        index = self._pick(scored)
+        self._plan = plans.get(index, {})
+        return index
+
+    def _pass_score(self, pos: _Position) -> float:
+        """Passing right after the opponent passed ends the game in a draw (stalemate): avoid
+        that unless we are behind on claimed flags."""
+        for entry in reversed(pos.history):
+            if len(entry) >= 4 and entry[2] == "play":
+                if entry[1] == pos.opp and entry[3] == "pass":
+                    mine = pos.claimed.count(pos.role)
+                    theirs = pos.claimed.count(pos.opp)
+                    return self.SCORE_PASS if mine < theirs else -5.0
+                break
+        return self.SCORE_PASS
+
+    def _evaluate_card(self, pos: _Position, card: int, open_flags: list[int]):
+        """Best score of playing ``card`` now and the plan that reaches it."""
+        if card < 60 or card in C.MORALE:
+            if card < 60:
+                hand = pos.hand_without(card)
+                cost = self.COST_PER_VALUE * C.value_of(card)
+            else:
+                hand = pos.hand_troops
+                cost = self.COST_LEADER if card in C.LEADERS else self.COST_TACTICS
+            best, where = -1e9, None
+            for f in open_flags:
+                s = pos.place_delta(card, f, hand) - cost
+                if s > best + _EPS:
+                    best, where = s, f
+            return best, {"flag": where}
+        if card in C.ENVIRONMENT:
+            best, where = -1e9, None
+            for f in range(9):
+                s = pos.environment_delta(card, f)
+                if s > best + _EPS:
+                    best, where = s, f
+            return best - self.COST_TACTICS, {"flag": where}
+        if card == C.SCOUT:
+            return self.SCORE_SCOUT, {}
+        if card == C.DESERTER:
+            best, target = -1e9, None
+            for t in self._opp_movable(pos):
+                s, _ = pos.removal_delta(t)
+                if s > best + _EPS:
+                    best, target = s, t
+            return best - self.COST_TACTICS, {"target": target}
+        if card == C.TRAITOR:
+            best, target, where = self._best_traitor(pos, open_flags)
+            return best - self.COST_TACTICS, {"target": target, "flag": where}
+        if card == C.REDEPLOY:
+            best, target, where = self._best_redeploy(pos)
+            return best - self.COST_TACTICS, {"target": target, "flag": where}
+        return self.SCORE_PASS - 1, {}
+
+    def _opp_movable(self, pos: _Position) -> list[int]:
+        out: list[int] = []
+        for f in range(9):
+            if pos.claimed[f] is not None:
+                continue
+            out.extend(pos.theirs[f])
+            if pos.fog_owner[f] == pos.opp and pos.opp != pos.role:
+                out.append(C.FOG)
+            if pos.mud_owner[f] == pos.opp and pos.opp != pos.role:
+                out.append(C.MUD)
+        return out
+
+    def _best_traitor(self, pos: _Position, open_flags: list[int], only: int | None = None):
+        """Best ``(score, troop, flag)`` for Traitor: the few troops whose loss hurts the
+        opponent most, each tried at every open flag of ours."""
+        removals = []
+        for f in range(9):
+            if pos.claimed[f] is not None:
+                continue
+            for c in pos.theirs[f]:
+                if c < 60 and (only is None or c == only):
+                    removals.append((pos.removal_delta(c)[0], -C.value_of(c), c, f))
+        removals.sort(reverse=True)
+        best, target, where = -1e9, None, None
+        for _, _, c, source in removals[:3]:
+            for f in open_flags:
+                s = pos.traitor_delta(c, source, f)
+                if s > best + _EPS:
+                    best, target, where = s, c, f
+        return best, target, where
+
+    def _best_redeploy(self, pos: _Position, only: int | None = None):
+        """Best ``(score, card, flag or None)`` for Redeploy over our movable cards."""
+        open_flags = pos.open_flags()
+        best, target, where = -1e9, None, None
+        for f in range(9):
+            if pos.claimed[f] is not None:
+                continue
+            cards = list(pos.mine[f])
+            if pos.fog_owner[f] == pos.role:
+                cards.append(C.FOG)
+            if pos.mud_owner[f] == pos.role:
+                cards.append(C.MUD)
+            for c in cards:
+                if only is not None and c != only:
+                    continue
+                if c in C.ENVIRONMENT:
+                    marks = pos.fog if c == C.FOG else pos.mud
+                    targets = [g for g in range(9) if pos.claimed[g] is None and not marks[g]]
+                else:
+                    targets = [g for g in open_flags if g != f]
+                for g in [None, *targets]:
+                    s = pos.redeploy_delta(c, f, g)
+                    if s > best + _EPS:
+                        best, target, where = s, c, g
+        return best, target, where
+
+    # -- the decisions that follow a play --------------------------------------------------------
+
+    def _best_flag(self, keys: list[str], score) -> int | None:
+        scored = [(score(_flag(k)), i) for i, k in enumerate(keys) if k.startswith("flag:")]
+        return self._pick(scored) if scored else None
+
+    @staticmethod
+    def _index(keys: list[str], kind: str, what: int | None) -> int | None:
+        """Index of the option ``flag:<what + 1>`` / ``card:<name of what>``, if offered."""
+        if what is None:
+            return None
+        key = f"flag:{what + 1}" if kind == "flag" else f"card:{C.card_name(what)}"
+        return keys.index(key) if key in keys else None
+
+    def _last_played(self, pos: _Position, step: str = "play") -> int | None:
+        """The card we chose last at ``step``, from the history in the view (when no plan
+        remembers it)."""
+        for entry in reversed(pos.history):
+            if len(entry) >= 4 and entry[1] == pos.role and entry[2] == step:
+                key = entry[3]
+                return _card(key) if isinstance(key, str) and key.startswith("card:") else None
+        return None
+
+    def _step_place(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        found = self._index(keys, "flag", plan.get("flag"))
+        if found is not None:
+            return found
+        card = plan.get("card")
+        if card is None:
+            card = self._last_played(pos)
+        if card is None:
+            return None
+        hand = pos.hand_troops  # the card has left the hand already
+        return self._best_flag(keys, lambda f: pos.place_delta(card, f, hand))
+
+    def _step_environment(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        found = self._index(keys, "flag", plan.get("flag"))
+        if found is not None:
+            return found
+        card = plan.get("card")
+        if card is None:
+            card = self._last_played(pos)
+        if card not in C.ENVIRONMENT:
+            return None
+        return self._best_flag(keys, lambda f: pos.environment_delta(card, f))
+
+    def _step_deserter(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        found = self._index(keys, "card", plan.get("target"))
+        if found is not None:
+            return found
+        scored = [
+            (pos.removal_delta(_card(k))[0], i) for i, k in enumerate(keys) if k.startswith("card:")
+        ]
+        return self._pick(scored) if scored else None
+
+    def _step_traitor(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        target, flag = plan.get("target"), plan.get("flag")
+        found = self._index(keys, "card", target)
+        if found is None:
+            _, target, flag = self._best_traitor(pos, pos.open_flags())
+            found = self._index(keys, "card", target)
+        if found is not None:
+            self._plan = {"target": target, "flag": flag}
+        return found
+
+    def _step_traitor_to(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        found = self._index(keys, "flag", plan.get("flag"))
+        if found is not None:
+            return found
+        card = plan.get("target")
+        if card is None:
+            card = self._last_played(pos, "traitor")
+        where = None if card is None else pos.find(card)
+        if where is None:
+            return None
+        source = where[0]
+        return self._best_flag(keys, lambda f: pos.traitor_delta(card, source, f))
+
+    def _step_redeploy(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        target, flag = plan.get("target"), plan.get("flag")
+        found = self._index(keys, "card", target)
+        if found is None:
+            _, target, flag = self._best_redeploy(pos)
+            found = self._index(keys, "card", target)
+        if found is not None:
+            self._plan = {"target": target, "flag": flag}  # flag None: discard it
+        return found
+
+    def _step_redeploy_to(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        card = plan.get("target")
+        if card is not None:
+            flag = plan.get("flag")
+            found = keys.index("discard") if flag is None and "discard" in keys else None
+            if found is None:
+                found = self._index(keys, "flag", flag)
+            if found is not None:
+                return found
+        else:
+            card = self._last_played(pos, "redeploy")
+        source = self._redeploy_source(pos, card)
+        if card is None or source is None:
+            return None
+        scored = []
+        for i, k in enumerate(keys):
+            if k == "discard":
+                scored.append((pos.redeploy_delta(card, source, None), i))
+            elif k.startswith("flag:"):
+                scored.append((pos.redeploy_delta(card, source, _flag(k)), i))
+        return self._pick(scored) if scored else None
+
+    def _redeploy_source(self, pos: _Position, card: int | None) -> int | None:
+        if card is None:
+            return None
+        if card in C.ENVIRONMENT:
+            return pos.env_flag(card)
+        found = pos.find(card)
+        return None if found is None else found[0]
+
+    def _step_scout_return(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        """Return the card of least use: troops by their best placement now, tactics by a fixed
+        worth (a dead second leader is worth nothing)."""
+        open_flags = pos.open_flags()
+        scored = [
+            (-self._worth(pos, _card(k), open_flags), i)
+            for i, k in enumerate(keys)
+            if k.startswith("card:")
+        ]
+        return self._pick(scored) if scored else None
+
+    def _worth(self, pos: _Position, card: int, open_flags: list[int]) -> float:
+        if card < 60:
+            hand = pos.hand_without(card)
+            best = max((pos.place_delta(card, f, hand) for f in open_flags), default=-1.0)
+            return best + self.COST_PER_VALUE * C.value_of(card) * 10
+        if card in C.LEADERS:
+            return -2.0 if pos.leader_played else 0.5
+        if card in (C.COMPANION_CAVALRY, C.SHIELD_BEARERS, C.TRAITOR, C.DESERTER):
+            return 0.2
+        return -0.3
+
+    def _step_mud_discard(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
+        """Mud left: discard the card whose loss leaves our side strongest."""
+        cards = [(_card(k), i) for i, k in enumerate(keys) if k.startswith("card:")]
+        ids = {c for c, _ in cards}
+        flag = next(
+            (f for f in range(9) if ids and ids <= set(pos.mine[f]) and len(pos.mine[f]) > 3),
+            None,
+        )
+        if flag is None:
+            return None
+        side = pos.mine[flag]
+        scored = []
+        for c, i in cards:
+            rest = tuple(x for x in side if x != c)
+            s = pos.value(flag, rest, pos.theirs[flag], pos.hand_troops, size=3)
+            scored.append((s + 1e-3 * strength(rest, pos.fog[flag])[1] / 10, i))
+        return self._pick(scored)
