@@ -19,10 +19,13 @@ from standoff.v1 import referee_pb2 as pb
 
 
 class ServerThread:
-    def __init__(self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None) -> None:
+    def __init__(
+        self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0
+    ) -> None:
+        self.port = port
         self.data_dir = data_dir
         self.tokens = TokenRegistry(data_dir / "tokens.json")
-        self.admin = self.tokens.add("admin", admin=True)
+        self.admin = self.tokens.add("admin", admin=True)  # (replaces an earlier admin token)
         self.grace_s = grace_s
         self.inbox_limit = inbox_limit
         self.registry = registry or load_registry(entry_points=False)
@@ -37,7 +40,7 @@ class ServerThread:
             self.loop = asyncio.get_running_loop()
             self._stop = asyncio.Event()
             running = await start_server(
-                "127.0.0.1:0", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
+                f"127.0.0.1:{self.port}", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
                 grace_s=self.grace_s, inbox_limit=self.inbox_limit,
             )
             self.running = running

@@ -397,3 +397,83 @@ def test_the_example_bot_plays(server):
     out, _ = bot.communicate(timeout=60)
     assert bot.returncode == 0
     assert response.match_id in out
+
+
+def test_protocol_error_during_a_match_is_a_fault(server):
+    client, match_id = _solo(server, pb.FAULT_POLICY_FORFEIT)
+    client.next("decision")
+    client.send(pb.PlayRequest())  # an envelope with no body, mid-match
+    assert client.next("error").error.code == pb.ERROR_CODE_PROTOCOL
+    ended = client.next("match_ended").match_ended
+    assert ended.termination == "forfeit" and faults(ended) == {("p1", "protocol_error"): 1}
+    client.close()
+
+
+def test_time_bank_and_increment_are_measured_by_the_referee(server):
+    """Clocks in each decision show both banks; a bot that spends its bank loses on time."""
+    token = server.tokens.mint_ephemeral("alice")
+    client = RawClient(server.address, token)
+    client.next("welcome")
+    tc = pb.TimeControl(bank_ms=600, increment_ms=50)
+    server.start_match(["remote:alice", "random"], seed=7, time_control=tc)
+    banks = []
+    while True:
+        msg = client.next()
+        kind = msg.WhichOneof("body")
+        if kind == "decision":
+            clocks = {c.role: c.time_left_ms for c in msg.decision.clocks}
+            assert set(clocks) == {"p1", "p2"}
+            banks.append(clocks["p1"])
+            time.sleep(0.2)  # think slowly: 200 ms a decision against a 50 ms increment
+            client.choose(msg.decision, 0)
+        elif kind == "match_ended":
+            ended = msg.match_ended
+            break
+    assert banks[0] == 600 and banks[1] < banks[0]
+    assert ended.termination == "forfeit" and faults(ended) == {("p1", "timeout"): 1}
+    assert 3 <= len(banks) <= 6  # 600 ms lasts about four 200 ms decisions at +50 ms each
+    client.close()
+
+
+def test_health_and_reflection_services(server):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    with grpc.insecure_channel(server.address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "standoff.v1.RefereeService"):
+            response = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=10)
+            assert response.status == health_pb2.HealthCheckResponse.SERVING
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        (response,) = list(stub.ServerReflectionInfo(iter([request]), timeout=10))
+        names = {s.name for s in response.list_services_response.service}
+        assert "standoff.v1.RefereeService" in names
+
+
+def test_sdk_reconnects_after_the_server_comes_back(tmp_path):
+    """`run` retries while the server is unavailable and plays once it is back."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    first = ServerThread(tmp_path, port=port).start()
+    token = first.tokens.add("alice")
+    thread, box = run_in_thread(RandomBot(1), first.address, token, matches=1)
+    time.sleep(0.3)
+    first.stop()  # the session is cut
+    time.sleep(0.3)
+    second = ServerThread(tmp_path, port=port).start()  # same data dir: alice's token is still valid
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                match_id = second.start_match(["remote:alice", "random"], wait=True, connect_timeout_ms=20_000).match_id
+                break
+            except grpc.RpcError:
+                time.sleep(0.2)
+        thread.join(30)
+        assert box and box[0].match_id == match_id
+    finally:
+        second.stop()
