@@ -116,20 +116,12 @@ def find_on_table(state: STState, card: int) -> tuple[int, int] | None:
     return None
 
 
-def _same_sides(old: list[tuple[int, ...]], new: list[tuple[int, ...]]) -> bool:
-    """Whether no side changed: sides are replaced, never mutated, so identity is enough."""
-    for a, b in zip(old, new):
-        if a is not b:
-            return False
-    return True
-
-
 def claimable_flags(state: STState, role: int) -> list[int]:
     """Flags ``role`` can prove now (rules digest §4).
 
-    Verdicts are cached per side in ``state.proofs`` as ``(sides at the flag, fog, mud,
-    refutation mask)``: a proof holds while the flag's sides (tuples, compared by identity) and
-    environment are unchanged, because unseen troops only ever decrease; a refutation holds while
+    Verdicts are cached per side in ``state.proofs`` as ``(fog, mud, verdict, *sides at the
+    flag)``, the verdict being -1 (provable) or a refutation mask: a proof holds while the flag's
+    sides (tuples, replaced on every change, so compared by identity) and environment are unchanged, because unseen troops only ever decrease; a refutation holds while
     its witness troops are still unseen.
     """
     n = len(state.rules.roles)
@@ -143,20 +135,20 @@ def claimable_flags(state: STState, role: int) -> list[int]:
         if len(mine) < size:
             continue
         base = i - role
-        flag_sides = sides[base : base + n]
         cached = proofs[i]
-        if (
-            cached is not None
-            and cached[1] == fog[f]
-            and cached[2] == mud[f]
-            and _same_sides(cached[0], flag_sides)
-        ):
-            verdict = cached[3]
-            if verdict < 0:
-                result.append(f)
-                continue
-            if not verdict & state.table:
-                continue
+        # Entries are (fog, mud, verdict, side 0, side 1, ...): sides compared by identity.
+        if cached is not None and cached[0] == fog[f] and cached[1] == mud[f]:
+            if n == 2:
+                same = cached[3] is sides[base] and cached[4] is sides[base + 1]
+            else:
+                same = all(cached[3 + r] is sides[base + r] for r in range(n))
+            if same:
+                verdict = cached[2]
+                if verdict < 0:
+                    result.append(f)
+                    continue
+                if not verdict & state.table:
+                    continue
         verdict = -1  # -1: provable; else a refutation mask
         unseen = state.unseen_mask()
         mine_at = max(state.placed[base + role])
@@ -169,7 +161,7 @@ def claimable_flags(state: STState, role: int) -> list[int]:
             if refutation is not None:
                 verdict = refutation
                 break
-        proofs[i] = (flag_sides, fog[f], mud[f], verdict)
+        proofs[i] = (fog[f], mud[f], verdict, *sides[base : base + n])
         if verdict < 0:
             result.append(f)
     return result
