@@ -7,6 +7,7 @@ stderr and exit status 2; nothing is half-written.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
@@ -219,11 +220,11 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     from standoff.v1 import referee_pb2 as pb
 
-    from .referee import MatchError, policy_from_name
+    from .faults import policy_from_name
 
     try:
         policy = policy_from_name(args.policy)
-    except MatchError as exc:
+    except ValueError as exc:
         raise UsageError(str(exc)) from None
     request = pb.StartMatchRequest(
         game=args.game, ruleset=args.ruleset or "", options=_parse_options(args.option), bots=args.bot,
@@ -276,6 +277,67 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
     for result in results:
         who = f"{result.winner} wins" if result.winner else "draw"
         print(f"{result.match_id}: {who} by {result.termination}")
+    return 0
+
+
+def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
+    from ..tournaments.config import ConfigError, load_config
+    from ..tournaments.report import format_report
+    from ..tournaments.runner import RunError, run_tournament
+
+    registry = _registry()
+    try:
+        config = load_config(args.config, registry=registry)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if ladder and config.format != "ladder" and args.rounds is None:
+        print("standoff: note: running the entrants as a ladder until stopped (Ctrl-C)", file=sys.stderr)
+
+    def announce(address: str) -> None:
+        print(f"remote entrants connect to {address}", file=sys.stderr, flush=True)
+
+    def on_round(results) -> None:
+        print(f"round done: {len(results)} results", file=sys.stderr, flush=True)
+
+    try:
+        summary = run_tournament(
+            config, registry=registry, fresh=args.fresh, ladder=ladder, rounds=getattr(args, "rounds", None),
+            progress=sys.stderr, tokens=_tokens(args), announce=announce,
+            on_round=on_round if ladder else None,
+        )
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
+    print(format_report(summary.ratings))
+    print(f"\noutputs: {summary.run_dir} (results.jsonl, elo.jsonl, ratings.json, records/)")
+    if not summary.complete:
+        print("stopped before the end: run the same command again to continue", file=sys.stderr)
+        return 130
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    return _tournament(args, ladder=False)
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    return _tournament(args, ladder=True)
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    from ..tournaments.report import compute_ratings, format_report, read_results
+
+    path = Path(args.run_dir) / "results.jsonl"
+    try:
+        results = read_results(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    entrants = None
+    config_path = Path(args.run_dir) / "config.json"
+    if config_path.exists():
+        entrants = json.loads(config_path.read_text()).get("entrants")
+    print(format_report(compute_ratings(results, entrants=entrants)))
     return 0
 
 
@@ -338,6 +400,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     bts = sub.add_parser("bots", help="list installed bots (built-in and plugins)")
     bts.set_defaults(func=cmd_bots)
+
+    tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
+    tour.add_argument("config")
+    tour.add_argument("--fresh", action="store_true", help="discard an earlier run of this config")
+    data_options(tour)
+    tour.set_defaults(func=cmd_tournament)
+
+    lad = sub.add_parser("ladder", help="keep playing rounds among the entrants until stopped")
+    lad.add_argument("config")
+    lad.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    lad.add_argument("--fresh", action="store_true")
+    data_options(lad)
+    lad.set_defaults(func=cmd_ladder)
+
+    rat = sub.add_parser("ratings", help="print the ratings of a run folder again (recomputed)")
+    rat.add_argument("run_dir")
+    rat.set_defaults(func=cmd_ratings)
 
     bot = sub.add_parser("bot", help="run a plugin bot as a client of a referee server")
     bot.add_argument("action", choices=["run"])

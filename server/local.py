@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from standoff.v1 import referee_pb2 as pb
@@ -24,6 +26,19 @@ from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode
 from .core.game import CHANCE, Decision, Game, Outcome
 from .core.record import Record, make_header, move_line, outcome_line
 from .core.seeds import derive_seed
+from .faults import (
+    CRASH,
+    ILLEGAL,
+    POLICY_NAMES,
+    RANDOM,
+    RETRY,
+    TIMEOUT,
+    Forfeit,
+    TimeControl,
+    fault_rng,
+    forfeit_outcome,
+)
+from .faults import count as count_fault
 from .wire import (
     decision_message,
     encode_view,
@@ -111,6 +126,7 @@ class MatchResult:
     outcome: Outcome
     record: Record
     state: Any
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def play_match(
@@ -123,12 +139,19 @@ def play_match(
     match_id: str = "",
     on_line: Callable[[dict[str, Any]], None] | None = None,
     timing: bool = True,
+    time_control: TimeControl | None = None,
+    policy: int | None = None,
+    retries: int = 0,
 ) -> MatchResult:
     """Play a match between ``bots`` (role → bot) and return its outcome and record.
 
-    ``on_line`` receives every record line as it is produced (to append it to a file). A bot that
-    returns anything but a valid index raises :class:`BadChoice`: in-process bots are trusted code,
-    the referee server applies fault policies to untrusted ones.
+    ``on_line`` receives every record line as it is produced (to append it to a file).
+
+    Without a ``policy`` the bots are trusted code: one that returns anything but a valid index
+    raises :class:`BadChoice` and nothing is timed out. With a policy (tournament workers) faults
+    are handled as the referee server handles them: timeouts (enforced with ``SIGALRM`` when
+    running in the main thread; measured after the fact otherwise), illegal answers and crashes
+    count, and the policy decides (forfeit / random substitute / retry).
     """
     roles = rules.roles
     names = dict(bot_names or {role: getattr(bots[role], "name", "bot") for role in roles})
@@ -137,39 +160,126 @@ def play_match(
     emit = on_line or (lambda line: None)
     emit(header)
     rng = chance_rng(seed)
+    substitutes = fault_rng(seed)
+    tc = time_control or TimeControl()
+    banks = {role: tc.bank_ms for role in roles}
+    faults: dict[str, dict[str, int]] = {}
     state = game.new_state(rules)
     seats = {role: InProcessSeat(bots[role], game, match_id) for role in roles}
     for role in roles:
-        seats[role].start(match_started_message(match_id, game, rules, role, names, bot_seed(seed, role)))
+        message = match_started_message(
+            match_id, game, rules, role, names, bot_seed(seed, role), bank_ms=tc.bank_ms,
+            increment_ms=tc.increment_ms, max_per_decision_ms=tc.max_per_decision_ms,
+            fault_policy=policy or 0,
+        )
+        seats[role].start(message)
     clock = time.perf_counter
-    while (decision := game.decision(state)) is not None:
-        role = decision.role
-        extra: dict[str, Any] = {}
-        if role == CHANCE:
-            index = sample_chance(rng, decision)
-        else:
-            started = clock()
-            index = seats[role].ask(state, decision, len(record.moves) + 1, {})
-            if timing:
-                extra["think_ms"] = round((clock() - started) * 1000.0, 3)
-            if type(index) is not int or not 0 <= index < len(decision.options):
-                raise BadChoice(
-                    f"bot {names[role]!r} ({role}) returned {index!r} at step {decision.step!r}; "
-                    f"expected an index in 0..{len(decision.options) - 1}"
+    number = 0
+    try:
+        while (decision := game.decision(state)) is not None:
+            role = decision.role
+            number += 1
+            extra: dict[str, Any] = {}
+            if role == CHANCE:
+                index = sample_chance(rng, decision)
+            elif policy is None:
+                started = clock()
+                index = seats[role].ask(state, decision, number, {})
+                if timing:
+                    extra["think_ms"] = round((clock() - started) * 1000.0, 3)
+                if type(index) is not int or not 0 <= index < len(decision.options):
+                    raise BadChoice(
+                        f"bot {names[role]!r} ({role}) returned {index!r} at step {decision.step!r}; "
+                        f"expected an index in 0..{len(decision.options) - 1}"
+                    )
+            else:
+                index, extra = _ask_with_policy(
+                    seats[role], state, decision, number, tc, banks, policy, retries, faults, substitutes,
+                    names[role],
                 )
-        option = decision.options[index]
-        game.apply(state, option)
-        line = move_line(len(record.moves) + 1, role, decision.step, option.key, **extra)
-        record.moves.append(line)
-        emit(line)
-    outcome = game.outcome(state)
+            option = decision.options[index]
+            game.apply(state, option)
+            line = move_line(number, role, decision.step, option.key, **extra)
+            record.moves.append(line)
+            emit(line)
+        outcome = game.outcome(state)
+    except Forfeit as forfeit:
+        outcome = forfeit_outcome(roles, forfeit)
     assert outcome is not None
-    footer = outcome_line(outcome, roles, faults={})
+    footer = outcome_line(outcome, roles, faults=faults)
+    if policy is not None:
+        footer["fault_policy"] = POLICY_NAMES[policy]
     record.footer = footer
     emit(footer)
     for role in roles:
-        seats[role].end(match_ended_message(match_id, outcome, roles))
-    return MatchResult(outcome, record, state)
+        seats[role].end(match_ended_message(match_id, outcome, roles, faults))
+    return MatchResult(outcome, record, state, faults)
+
+
+class DecisionTimeout(BaseException):
+    """Raised inside a bot by the alarm when its decision time is up. A BaseException, so that a
+    bot's own ``except Exception`` cannot swallow it."""
+
+
+def _alarm_handler(signum: int, frame: Any) -> None:
+    raise DecisionTimeout()
+
+
+def _call_with_timeout(fn: Callable[[], Any], seconds: float) -> Any:
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return fn()  # no alarm off the main thread: the caller measures instead
+    previous = signal.signal(signal.SIGALRM, _alarm_handler)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-4))
+    try:
+        return fn()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _ask_with_policy(
+    seat: InProcessSeat,
+    state: Any,
+    decision: Decision,
+    number: int,
+    tc: TimeControl,
+    banks: dict[str, int],
+    policy: int,
+    retries: int,
+    faults: dict[str, dict[str, int]],
+    substitutes: random.Random,
+    name: str,
+) -> tuple[int, dict[str, Any]]:
+    role = decision.role
+    clocks = dict(banks) if tc.bank_ms else {}
+    attempt = 0
+    while True:
+        allowance = tc.allowance(banks[role])
+        prepared = seat.prepare(state, decision, number, clocks)
+        started = time.perf_counter()
+        kind = detail = ""
+        try:
+            index = _call_with_timeout(lambda: seat.answer(prepared), allowance / 1000.0)
+        except DecisionTimeout:
+            kind, detail = TIMEOUT, f"no answer within {allowance} ms"
+        except Exception as exc:  # noqa: BLE001 - the bot's own bug
+            kind, detail = CRASH, f"bot raised {type(exc).__name__}: {exc}"
+        elapsed_ms = (time.perf_counter() - started) * 1000.0
+        if tc.bank_ms:
+            banks[role] = int(banks[role] - elapsed_ms + tc.increment_ms)
+        if not kind and elapsed_ms > allowance:
+            kind, detail = TIMEOUT, f"answered after {elapsed_ms:.0f} ms; the limit was {allowance} ms"
+        if not kind and (type(index) is not int or not 0 <= index < len(decision.options)):
+            kind, detail = ILLEGAL, f"answered {index!r}; options are 0..{len(decision.options) - 1}"
+        if not kind:
+            return index, {"think_ms": round(elapsed_ms, 3)}
+        count_fault(faults, role, kind)
+        if policy == RANDOM:
+            return substitutes.randrange(len(decision.options)), {"fault": kind, "substituted": True}
+        if policy == RETRY and attempt < retries:
+            attempt += 1
+            continue
+        raise Forfeit(role, kind, f"{role} ({name}) forfeits: {detail}")
 
 
 @functools.cache

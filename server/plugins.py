@@ -13,7 +13,9 @@ Hooks are specified in :mod:`standoff.server.hookspecs`; plugin authors import `
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.metadata
+import os
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -42,6 +44,8 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "standoff.bots"
+#: Environment variable naming extra plugin modules to load (comma-separated).
+PLUGINS_ENV = "STANDOFF_PLUGINS"
 #: ``BotSpec.distribution`` of the bots and games that ship with standoff.
 BUILTIN_DISTRIBUTION = "standoff"
 
@@ -232,8 +236,16 @@ def load_registry(*, entry_points: bool = True, extra_plugins: Sequence[object] 
         _Source(_this_module(), BUILTIN_DISTRIBUTION, BUILTIN_DISTRIBUTION, "builtin"),
     ]
 
-    # 2. Plugins handed in by the caller.
-    for plugin in extra_plugins:
+    # 2. Plugins handed in by the caller, and modules the operator names in $STANDOFF_PLUGINS
+    #    (comma-separated, like PYTEST_PLUGINS): these are operator-declared, so their specs keep
+    #    their own `trusted` flag; it also reaches worker processes, which inherit the variable.
+    extra = list(extra_plugins)
+    for module_name in filter(None, (m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(","))):
+        try:
+            extra.append(importlib.import_module(module_name))
+        except Exception as exc:  # noqa: BLE001 - reported like any broken plugin
+            registry.problems.append(f"{module_name} (from ${PLUGINS_ENV}): failed to import: {_describe(exc)}")
+    for plugin in extra:
         name = getattr(plugin, "__name__", None) or type(plugin).__qualname__
         register(plugin, None, _Source(plugin, f"{name} (extra plugin)", name, "extra"))
 

@@ -27,6 +27,23 @@ from .bridge import Inbox, TrioBridge
 from .core.game import CHANCE, Game, Outcome, RulesError
 from .core.record import outcome_line
 from .core.seeds import derive_seed
+from .faults import (
+    CRASH,
+    DISCONNECT,
+    FORFEIT,
+    ILLEGAL,
+    POLICY_NAMES,
+    PROTOCOL,
+    RANDOM,
+    RETRY,
+    STALE,
+    TIMEOUT,
+    Forfeit,
+    TimeControl,
+    fault_rng,
+    forfeit_outcome,
+)
+from .faults import count as count_fault
 from .local import InProcessSeat, bot_seed, chance_rng, code_version, sample_chance
 from .records import RecordWriter, read_record
 from .wire import (
@@ -40,19 +57,6 @@ from .wire import (
 log = structlog.get_logger("standoff.referee")
 
 PROTOCOL_VERSION = 1
-DEFAULT_DECISION_TIMEOUT_MS = 30_000
-
-FORFEIT, RANDOM, RETRY = pb.FAULT_POLICY_FORFEIT, pb.FAULT_POLICY_RANDOM, pb.FAULT_POLICY_RETRY
-POLICY_NAMES = {FORFEIT: "forfeit", RANDOM: "random", RETRY: "retry"}
-POLICY_BY_NAME = {name: value for value, name in POLICY_NAMES.items()}
-
-# Fault kinds, as counted in records and MatchEnded.
-TIMEOUT = "timeout"
-ILLEGAL = "illegal_choice"
-STALE = "stale_decision"
-PROTOCOL = "protocol_error"
-DISCONNECT = "disconnect"
-CRASH = "crash"
 
 
 class MatchError(ValueError):
@@ -84,20 +88,6 @@ class Session:
         msg.error.match_id = match_id
         msg.error.decision_id = decision_id
         self.send(msg)
-
-
-@dataclass
-class TimeControl:
-    bank_ms: int = 0
-    increment_ms: int = 0
-    max_per_decision_ms: int = 0
-
-    def allowance(self, bank: int) -> int:
-        """Milliseconds the next decision may take."""
-        limits = [x for x in (bank if self.bank_ms else 0, self.max_per_decision_ms) if x > 0]
-        if self.bank_ms and bank <= 0:
-            return 0
-        return min(limits) if limits else DEFAULT_DECISION_TIMEOUT_MS
 
 
 @dataclass
@@ -139,10 +129,10 @@ class Match:
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     done: trio.Event = field(default_factory=trio.Event)
     record_path: Path | None = None
+    final_state: Any = None  # the state the match ended in (multi-game matches count flags)
 
     def count(self, role: str, kind: str) -> None:
-        per_role = self.faults.setdefault(role, {})
-        per_role[kind] = per_role.get(kind, 0) + 1
+        count_fault(self.faults, role, kind)
 
     def summary(self) -> pb.MatchSummary:
         msg = pb.MatchSummary(
@@ -155,12 +145,6 @@ class Match:
                 match_ended_message(self.id, self.outcome, self.rules.roles, self.faults).match_ended
             )
         return msg
-
-
-class Forfeit(Exception):
-    def __init__(self, role: str, kind: str, detail: str) -> None:
-        super().__init__(detail)
-        self.role, self.kind, self.detail = role, kind, detail
 
 
 class Referee:
@@ -512,7 +496,7 @@ class Referee:
         match.status = pb.MATCH_STATUS_RUNNING
         banks = {role: match.time_control.bank_ms for role in roles}
         rng = chance_rng(match.seed)
-        fault_rng = random.Random(derive_seed(match.seed, "faults"))
+        substitutes = fault_rng(match.seed)
         for role, seat in match.seats.items():
             message = self._match_started(match, role)
             if seat.kind == "local":
@@ -528,14 +512,16 @@ class Referee:
                 if decision.role == CHANCE:
                     index = sample_chance(rng, decision)
                 else:
-                    index, extra = await self._ask(match, state, decision, number, banks, fault_rng)
+                    index, extra = await self._ask(match, state, decision, number, banks, substitutes)
                 option = decision.options[index]
                 game.apply(state, option)
                 writer.write(move_line(number, decision.role, decision.step, option.key, **extra))
             match.outcome = game.outcome(state)
         except Forfeit as forfeit:
+            match.final_state = state
             mlog.info("forfeit", role=forfeit.role, kind=forfeit.kind)
-            match.outcome = _forfeit_outcome(roles, forfeit)
+            match.outcome = forfeit_outcome(roles, forfeit)
+        match.final_state = state
         assert match.outcome is not None
         writer.write(outcome_line(match.outcome, roles, faults=match.faults,
                                   fault_policy=POLICY_NAMES[match.policy]))
@@ -549,7 +535,7 @@ class Referee:
                 seat.session.send(ended)
 
     async def _ask(
-        self, match: Match, state: Any, decision: Any, number: int, banks: dict[str, int], fault_rng: random.Random
+        self, match: Match, state: Any, decision: Any, number: int, banks: dict[str, int], substitutes: random.Random
     ) -> tuple[int, dict[str, Any]]:
         """The seat's answer to one decision, with clocks and the fault policy applied."""
         role = decision.role
@@ -594,7 +580,7 @@ class Referee:
                 seat.session.error(code, detail, match.id, number)
             if match.policy == RANDOM:
                 seat.pending_id = 0
-                return fault_rng.randrange(len(decision.options)), {"fault": kind, "substituted": True}
+                return substitutes.randrange(len(decision.options)), {"fault": kind, "substituted": True}
             if match.policy == RETRY and attempt < match.retries and kind != DISCONNECT:
                 attempt += 1
                 continue
@@ -663,19 +649,3 @@ class Referee:
                 seat.session.send(seat.pending_message)
                 seat.sent_to = seat.session
             # "disconnect": loop round to the grace window
-
-
-def _forfeit_outcome(roles: tuple[str, ...], forfeit: Forfeit) -> Outcome:
-    others = [r for r in roles if r != forfeit.role]
-    share = 1.0 / len(others)
-    scores = tuple(0.0 if r == forfeit.role else share for r in roles)
-    winner = others[0] if len(others) == 1 else None
-    return Outcome(winner, scores, "forfeit", forfeit.detail)
-
-
-def policy_from_name(name: str) -> int:
-    try:
-        return POLICY_BY_NAME[name]
-    except KeyError:
-        raise MatchError(f"unknown fault policy {name!r} (choose from {', '.join(POLICY_BY_NAME)})") from None
-

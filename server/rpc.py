@@ -25,13 +25,8 @@ from standoff.v1 import referee_pb2 as pb
 
 from .auth import TokenRegistry
 from .bridge import Inbox, TrioBridge
-from .referee import (
-    FORFEIT,
-    MatchError,
-    Referee,
-    Session,
-    TimeControl,
-)
+from .faults import FORFEIT, TimeControl
+from .referee import MatchError, Referee, Session
 
 log = structlog.get_logger("standoff.rpc")
 

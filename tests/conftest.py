@@ -1,2 +1,14 @@
 """Shared pytest configuration. Helper modules: conformance.py (every game), serverkit.py (a
 real referee server). Long soak/fuzz runs honour STANDOFF_LONG=1; CI runs bounded versions."""
+
+import io
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quiet_logs():
+    """Server logs go to a buffer during tests (warnings and up), not to the terminal."""
+    from standoff.server.logs import configure_logging
+
+    configure_logging(json=True, level="warning", stream=io.StringIO())

@@ -5,14 +5,6 @@ from __future__ import annotations
 import pytest
 from serverkit import ServerThread
 
-from standoff.server.logs import configure_logging
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _quiet_logs():
-    import io
-
-    configure_logging(json=True, level="warning", stream=io.StringIO())
 
 
 @pytest.fixture

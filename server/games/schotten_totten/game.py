@@ -114,6 +114,11 @@ class SchottenTotten(StackGame):
             raise ValueError(f"flag {flag} does not exist: flags are numbered 1 to 9")
         return explain_claim(state, state.rules.roles.index(role), flag - 1)
 
+    def flags_claimed(self, state: STState) -> dict[str, int]:
+        """Flags claimed by each role (multi-game matches score the loser 1 per flag)."""
+        roles = state.rules.roles
+        return {role: state.claimed.count(r) for r, role in enumerate(roles)}
+
     def determinize(self, state: STState, role: str, rng: random.Random) -> STState:
         """A copy of ``state`` with everything ``role`` cannot see re-dealt (see
         :mod:`.determinize`): the view of ``role`` is unchanged."""

@@ -1,0 +1,576 @@
+"""Tournament configuration: a TOML file, validated into a frozen :class:`TournamentConfig`.
+
+:func:`load_config` reads a file, :func:`parse_config` checks an already parsed ``dict``. Every
+problem raises :class:`ConfigError` (a ``ValueError``) with ONE line naming the file and the key::
+
+    demo.toml: entrants[2]: unknown bot 'gredy' (known: greedy, random)
+    demo.toml: time_control.bank_ms: expected a whole number >= 0, got -5
+    demo.toml: line 3, column 7: TOML syntax error: Expected '=' after a key in a key/value pair
+
+Unknown keys are errors too (a typo must not pass silently); the message lists the known keys.
+Array positions are counted from 0 (``entrants[0]`` is the first entrant).
+
+Keys (``tournaments/demo.toml`` is a commented example of every one):
+
+``name``  (string, required)
+    The tournament's name, also the name of its output folder: letters, digits, ``-``, ``_``
+    and ``.`` (not only dots).
+``game``  (string, required)
+    A game of the registry (``standoff bots`` lists them), e.g. ``"schotten-totten"``.
+``ruleset``  (string, optional; default: the game's default ruleset)
+    E.g. ``"battle_line"`` or ``"classic"`` for Schotten Totten.
+``[options]``  (table of string → string, optional; default: empty)
+    Game options, e.g. ``tactics = "off"``; values are strings (quote numbers:
+    ``decision_cap = "500"``). Checked by the game itself (``game.rules(ruleset, options)``).
+``entrants``  (array of strings, required: at least 2, all different)
+    A bot name from the registry that plays the game (``"greedy"``), or ``"remote:NAME"`` for a
+    bot that connects to the tournament's referee over the network, NAME matching
+    ``[A-Za-z0-9][A-Za-z0-9_.-]*``. A game with more roles than two needs at least as many
+    entrants as roles.
+``format``  (string, default ``"round_robin"``)
+    ``round_robin``: every pairing once (one *cycle*); ``double_round_robin``: two cycles;
+    ``gauntlet``: each entrant of the ``gauntlet`` list against every entrant not in it;
+    ``ladder``: rounds (each one like a round-robin cycle) generated one after the other, forever.
+``gauntlet``  (array of strings; required with ``format = "gauntlet"``, not allowed otherwise)
+    A non-empty subset of ``entrants`` that leaves at least one entrant out.
+``games_per_pairing``  (integer >= 1, default 2)
+    Matches between each pairing, per cycle or round.
+``paired_seeds``  (boolean, default true)
+    Each seed is played once per seating, the seats rotated (swapped, for two roles), the legs
+    adjacent in the schedule; ``games_per_pairing`` must then be a multiple of the number of roles
+    (even, for two roles). False: every match has its own seed, and who sits first alternates.
+``[match]``  (table, optional; only for ``game = "schotten-totten"``)
+    A multi-game match (rules §7): ``games`` (integer >= 1) and/or ``target_score`` (integer >= 1).
+    The winner of a game scores 5, the loser 1 per flag it claimed; the winner starts the next
+    game; the match ends after ``games`` games or when someone reaches ``target_score``.
+    Without the table a match is one game. Stored as ``match_games`` and ``target_score``.
+``[time_control]``  (table, optional)
+    ``bank_ms``, ``increment_ms``, ``max_per_decision_ms``: integers >= 0, default 0 each; all
+    zero means the referee's default limit of 30 s per decision.
+``[faults]``  (table, optional)
+    ``policy``: ``"forfeit"`` (default), ``"random"`` (a random legal move is played for the
+    faulty bot) or ``"retry"``; ``retries``: integer >= 0, default 2 (for ``retry``). Stored as
+    ``fault_policy`` and ``retries``.
+``concurrency``  (integer >= 1, default 2)
+    Matches played at once.
+``workers``  (integer >= 1, default ``min(2, os.cpu_count())``)
+    Worker processes for the matches between plugin (local) bots.
+``master_seed``  (integer, default 1)
+    Every match seed is derived from it (SHA-256, :func:`standoff.server.core.seeds.derive_seed`).
+``output_dir``  (string, default ``"runs"``)
+    Outputs go to ``<output_dir>/<name>/``; a relative path is relative to the current
+    directory, not to the config file.
+``remote_wait_s``  (number >= 0, default 30)
+    Seconds to wait for remote entrants to connect.
+``address``  (string ``"HOST:PORT"``, default ``"127.0.0.1:0"``)
+    Where the tournament's referee listens for remote entrants (port 0: any free port).
+``[elo]``  (table, optional)
+    ``k``: number > 0, default 32; ``start``: number, default 1500. Stored as ``elo_k`` and
+    ``elo_start``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any, NoReturn
+
+__all__ = [
+    "FAULT_POLICIES",
+    "FORMATS",
+    "MULTI_GAME_GAMES",
+    "ConfigError",
+    "TournamentConfig",
+    "is_remote",
+    "load_config",
+    "parse_config",
+    "remote_name",
+]
+
+FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "gauntlet", "ladder")
+FAULT_POLICIES: tuple[str, ...] = ("forfeit", "random", "retry")
+#: The games whose rules define multi-game matches (the ``[match]`` table).
+MULTI_GAME_GAMES: tuple[str, ...] = ("schotten-totten",)
+REMOTE_PREFIX = "remote:"
+
+_NAME_RE = re.compile(r"[A-Za-z0-9_.-]+")
+_REMOTE_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+# The known keys of each table, in the order they are documented.
+_TOP_KEYS = (
+    "name", "game", "ruleset", "options", "entrants", "format", "gauntlet", "games_per_pairing",
+    "paired_seeds", "match", "time_control", "faults", "concurrency", "workers", "master_seed",
+    "output_dir", "remote_wait_s", "address", "elo",
+)
+_MATCH_KEYS = ("games", "target_score")
+_TIME_KEYS = ("bank_ms", "increment_ms", "max_per_decision_ms")
+_FAULT_KEYS = ("policy", "retries")
+_ELO_KEYS = ("k", "start")
+
+
+class ConfigError(ValueError):
+    """A bad tournament configuration. ``str()`` is one line: ``"<source>: <key>: <problem>"``."""
+
+    def __init__(self, source: str, key: str, message: str) -> None:
+        self.source = source
+        self.key = key
+        self.message = " ".join(str(message).split())  # one line, whatever the cause said
+        super().__init__(f"{source}: {key}: {self.message}" if key else f"{source}: {self.message}")
+
+
+def is_remote(entrant: str) -> bool:
+    """Whether ``entrant`` is a ``remote:NAME`` entrant (a bot connecting over the network)."""
+    return entrant.startswith(REMOTE_PREFIX)
+
+
+def remote_name(entrant: str) -> str:
+    """The NAME of a ``remote:NAME`` entrant."""
+    if not is_remote(entrant):
+        raise ValueError(f"{entrant!r} is not a remote entrant")
+    return entrant[len(REMOTE_PREFIX):]
+
+
+def _default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament configuration (see the module docstring for every key).
+
+    Build one with :func:`load_config` or :func:`parse_config`: they check what the constructor
+    does not (the registry, the game's rules).
+    """
+
+    source: str
+    name: str
+    game: str
+    entrants: tuple[str, ...]
+    ruleset: str | None = None
+    options: dict[str, str] = field(default_factory=dict, hash=False)
+    format: str = "round_robin"
+    gauntlet: tuple[str, ...] = ()
+    games_per_pairing: int = 2
+    paired_seeds: bool = True
+    match_games: int | None = None
+    target_score: int | None = None
+    bank_ms: int = 0
+    increment_ms: int = 0
+    max_per_decision_ms: int = 0
+    fault_policy: str = "forfeit"
+    retries: int = 2
+    concurrency: int = 2
+    workers: int = field(default_factory=_default_workers)
+    master_seed: int = 1
+    output_dir: str = "runs"
+    remote_wait_s: float = 30.0
+    address: str = "127.0.0.1:0"
+    elo_k: float = 32
+    elo_start: float = 1500
+    #: The game's roles for the ruleset and options, found while validating (see :meth:`roles`).
+    game_roles: tuple[str, ...] = ("p1", "p2")
+
+    def roles(self) -> tuple[str, ...]:
+        """The game's roles under this ruleset and options, in seat order (e.g. ``("p1", "p2")``)."""
+        return self.game_roles
+
+    @property
+    def run_dir(self) -> Path:
+        """Where the outputs go: ``<output_dir>/<name>`` (relative to the current directory)."""
+        return Path(self.output_dir) / self.name
+
+    @property
+    def is_ladder(self) -> bool:
+        return self.format == "ladder"
+
+    @property
+    def multi_game(self) -> bool:
+        """Whether a match is a series of games (the ``[match]`` table)."""
+        return self.match_games is not None or self.target_score is not None
+
+    @property
+    def remote_entrants(self) -> tuple[str, ...]:
+        """The ``remote:NAME`` entrants, in entrant order."""
+        return tuple(e for e in self.entrants if is_remote(e))
+
+    @property
+    def local_entrants(self) -> tuple[str, ...]:
+        """The plugin bot entrants, in entrant order."""
+        return tuple(e for e in self.entrants if not is_remote(e))
+
+    def to_json(self) -> dict[str, Any]:
+        """The configuration as JSON-ready data (for a run folder's ``config.json``): the TOML
+        layout with every default filled in, plus ``source`` and the game's ``roles``.
+        :meth:`from_json` reads it back."""
+        data: dict[str, Any] = {
+            "source": self.source,
+            "name": self.name,
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "options": dict(self.options),
+            "roles": list(self.game_roles),
+            "entrants": list(self.entrants),
+            "format": self.format,
+        }
+        if self.format == "gauntlet":
+            data["gauntlet"] = list(self.gauntlet)
+        data.update(
+            {
+                "games_per_pairing": self.games_per_pairing,
+                "paired_seeds": self.paired_seeds,
+                "match": {"games": self.match_games, "target_score": self.target_score},
+                "time_control": {
+                    "bank_ms": self.bank_ms,
+                    "increment_ms": self.increment_ms,
+                    "max_per_decision_ms": self.max_per_decision_ms,
+                },
+                "faults": {"policy": self.fault_policy, "retries": self.retries},
+                "concurrency": self.concurrency,
+                "workers": self.workers,
+                "master_seed": self.master_seed,
+                "output_dir": self.output_dir,
+                "remote_wait_s": self.remote_wait_s,
+                "address": self.address,
+                "elo": {"k": self.elo_k, "start": self.elo_start},
+            }
+        )
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, registry: Any = None) -> TournamentConfig:
+        """The configuration :meth:`to_json` wrote, validated again (``ConfigError`` if it is no
+        longer valid, e.g. a bot has been uninstalled)."""
+        data = dict(data)
+        source = str(data.pop("source", "config.json"))
+        data.pop("roles", None)
+        data["match"] = {k: v for k, v in (data.get("match") or {}).items() if v is not None}
+        if not data["match"]:
+            del data["match"]
+        if data.get("ruleset") is None:
+            data.pop("ruleset", None)
+        return parse_config(data, source=source, registry=registry)
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_END = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+def load_config(path: str | os.PathLike[str], *, registry: Any = None) -> TournamentConfig:
+    """Read and validate the TOML file ``path``. Errors name the file as given."""
+    source = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(source, "", f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(source, "", f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        where = ""
+        if m := _TOML_POSITION.search(message):
+            where = f"line {m.group(1)}, column {m.group(2)}"
+            message = message[: m.start()]
+        elif m := _TOML_END.search(message):
+            where = "end of file"
+            message = message[: m.start()]
+        raise ConfigError(source, where, f"TOML syntax error: {message}") from None
+    return parse_config(data, source=source, registry=registry)
+
+
+def parse_config(data: Mapping[str, Any], *, source: str, registry: Any = None) -> TournamentConfig:
+    """Validate ``data`` (a parsed TOML document) into a :class:`TournamentConfig`.
+
+    ``source`` names the file in error messages. ``registry`` (default:
+    :func:`standoff.server.plugins.load_registry()`) provides the bots and games.
+    """
+    if not isinstance(data, Mapping):
+        raise ConfigError(source, "", f"expected a table of settings, got {_show(data)}")
+    if registry is None:
+        from ..server.plugins import load_registry
+
+        registry = load_registry()
+    return _Parser(source, registry).parse(data)
+
+
+class _Parser:
+    def __init__(self, source: str, registry: Any) -> None:
+        self.source = source
+        self.registry = registry
+
+    def fail(self, key: str, message: str) -> NoReturn:
+        raise ConfigError(self.source, key, message)
+
+    # --- generic checks ---------------------------------------------------------------------
+
+    def check_keys(self, table: Mapping[str, Any], known: tuple[str, ...], prefix: str = "") -> None:
+        for key in table:
+            if key not in known:
+                close = difflib.get_close_matches(str(key), known, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                self.fail(f"{prefix}{key}", f"unknown key ({hint}known: {', '.join(known)})")
+
+    def table(self, data: Mapping[str, Any], key: str, known: tuple[str, ...]) -> dict[str, Any]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            self.fail(key, f"expected a table ([{key}]), got {_show(value)}")
+        self.check_keys(value, known, f"{key}.")
+        return value
+
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            self.fail(key, f"expected a string, got {_show(value)}")
+        return value
+
+    def integer(self, value: Any, key: str, minimum: int | None = None) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or (minimum is not None and value < minimum):
+            bound = f" >= {minimum}" if minimum is not None else ""
+            self.fail(key, f"expected a whole number{bound}, got {_show(value)}")
+        return value
+
+    def number(self, value: Any, key: str, minimum: float | None = None, *, strict: bool = False) -> float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        if ok and minimum is not None:
+            ok = value > minimum if strict else value >= minimum
+        if not ok:
+            bound = "" if minimum is None else f" {'>' if strict else '>='} {minimum:g}"
+            self.fail(key, f"expected a number{bound}, got {_show(value)}")
+        return value
+
+    def choice(self, value: Any, key: str, choices: tuple[str, ...]) -> str:
+        if not isinstance(value, str) or value not in choices:
+            self.fail(key, f"expected one of {', '.join(choices)}, got {_show(value)}")
+        return value
+
+    def names(self, value: Any, key: str) -> list[str]:
+        if not isinstance(value, list):
+            self.fail(key, f"expected an array of names, got {_show(value)}")
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                self.fail(f"{key}[{i}]", f"expected a string, got {_show(item)}")
+        return value
+
+    # --- the document ----------------------------------------------------------------------
+
+    def parse(self, data: Mapping[str, Any]) -> TournamentConfig:
+        self.check_keys(data, _TOP_KEYS)
+
+        # name
+        if "name" not in data:
+            self.fail("name", "required: the tournament's name (letters, digits, '-', '_', '.')")
+        name = self.string(data["name"], "name")
+        if not _NAME_RE.fullmatch(name) or set(name) == {"."}:
+            self.fail(
+                "name",
+                f"expected letters, digits, '-', '_' and '.' only (it names the output folder), got {name!r}",
+            )
+
+        # game, ruleset, options
+        if "game" not in data:
+            self.fail("game", f"required: one of {', '.join(sorted(self.registry.games)) or 'none'}")
+        game_name = self.string(data["game"], "game")
+        if game_name not in self.registry.games:
+            known = ", ".join(sorted(self.registry.games)) or "none"
+            self.fail("game", f"unknown game {game_name!r} (known: {known})")
+        game = self.registry.games[game_name]
+        ruleset = None
+        if "ruleset" in data:
+            ruleset = self.string(data["ruleset"], "ruleset")
+        options_table = data.get("options", {})
+        if not isinstance(options_table, dict):
+            self.fail("options", f"expected a table ([options]), got {_show(options_table)}")
+        options: dict[str, str] = {}
+        for key, value in options_table.items():
+            if not isinstance(value, str):
+                hint = f' (quote it: "{_toml(value)}")' if isinstance(value, (int, float, bool)) else ""
+                self.fail(f"options.{key}", f"expected a string{hint}, got {_show(value)}")
+            options[key] = value
+        rules = self._rules(game, ruleset, None, "ruleset")
+        rules = self._rules(game, ruleset, options, "options")
+        roles = tuple(rules.roles)
+
+        # entrants
+        if "entrants" not in data:
+            self.fail("entrants", "required: an array of at least 2 bot names or \"remote:NAME\"")
+        entrants = self.names(data["entrants"], "entrants")
+        seen: set[str] = set()
+        for i, entrant in enumerate(entrants):
+            key = f"entrants[{i}]"
+            if entrant in seen:
+                self.fail(key, f"duplicate entrant {entrant!r}")
+            seen.add(entrant)
+            if is_remote(entrant):
+                if not _REMOTE_NAME_RE.fullmatch(remote_name(entrant)):
+                    self.fail(
+                        key,
+                        f"bad remote entrant {entrant!r}: NAME in \"remote:NAME\" must match "
+                        "[A-Za-z0-9][A-Za-z0-9_.-]*",
+                    )
+                continue
+            spec = self.registry.bots.get(entrant)
+            if spec is None:
+                known = ", ".join(sorted(self.registry.bots)) or "none"
+                hint = " (or \"remote:NAME\" for a bot that connects over the network)" if ":" in entrant else ""
+                self.fail(key, f"unknown bot {entrant!r} (known: {known}){hint}")
+            if not spec.plays(game_name):
+                self.fail(key, f"bot {entrant!r} does not play {game_name} (it plays {', '.join(spec.games)})")
+        minimum = max(2, len(roles))
+        if len(entrants) < minimum:
+            self.fail("entrants", f"expected at least {minimum} entrants, got {len(entrants)}")
+
+        # format, gauntlet
+        fmt = self.choice(data.get("format", "round_robin"), "format", FORMATS)
+        gauntlet: list[str] = []
+        if fmt == "gauntlet":
+            if "gauntlet" not in data:
+                self.fail("gauntlet", "required with format = \"gauntlet\": the entrants that play every other entrant")
+            gauntlet = self.names(data["gauntlet"], "gauntlet")
+            if not gauntlet:
+                self.fail("gauntlet", "expected at least one entrant")
+            for i, entrant in enumerate(gauntlet):
+                if entrant not in entrants:
+                    self.fail(f"gauntlet[{i}]", f"{entrant!r} is not an entrant (entrants: {', '.join(entrants)})")
+                if entrant in gauntlet[:i]:
+                    self.fail(f"gauntlet[{i}]", f"duplicate name {entrant!r}")
+            others = len(entrants) - len(gauntlet)
+            if others < len(roles) - 1:
+                self.fail(
+                    "gauntlet",
+                    "must leave at least "
+                    + (f"{len(roles) - 1} entrants" if len(roles) > 2 else "one entrant")
+                    + " out of the list (they are the opponents)",
+                )
+        elif "gauntlet" in data:
+            self.fail("gauntlet", f"only used with format = \"gauntlet\" (format is {fmt!r})")
+
+        # games
+        games_per_pairing = self.integer(data.get("games_per_pairing", 2), "games_per_pairing", 1)
+        paired = data.get("paired_seeds", True)
+        if not isinstance(paired, bool):
+            self.fail("paired_seeds", f"expected true or false, got {_show(paired)}")
+        if paired and games_per_pairing % len(roles):
+            what = "even" if len(roles) == 2 else f"a multiple of {len(roles)} (the number of roles)"
+            self.fail(
+                "games_per_pairing",
+                f"must be {what} when paired_seeds = true (each seed is played once per seating), "
+                f"got {games_per_pairing}",
+            )
+
+        # [match]
+        match = self.table(data, "match", _MATCH_KEYS)
+        match_games = target_score = None
+        if "match" in data:
+            if game_name not in MULTI_GAME_GAMES:
+                self.fail(
+                    "match",
+                    f"multi-game matches are only defined for {', '.join(MULTI_GAME_GAMES)}, not {game_name!r}",
+                )
+            if not match:
+                self.fail("match", "expected games = N and/or target_score = S")
+            if "games" in match:
+                match_games = self.integer(match["games"], "match.games", 1)
+            if "target_score" in match:
+                target_score = self.integer(match["target_score"], "match.target_score", 1)
+
+        # [time_control], [faults]
+        tc = self.table(data, "time_control", _TIME_KEYS)
+        times = {key: self.integer(tc.get(key, 0), f"time_control.{key}", 0) for key in _TIME_KEYS}
+        faults = self.table(data, "faults", _FAULT_KEYS)
+        policy = self.choice(faults.get("policy", "forfeit"), "faults.policy", FAULT_POLICIES)
+        retries = self.integer(faults.get("retries", 2), "faults.retries", 0)
+
+        # running
+        concurrency = self.integer(data.get("concurrency", 2), "concurrency", 1)
+        workers = self.integer(data.get("workers", _default_workers()), "workers", 1)
+        master_seed = self.integer(data.get("master_seed", 1), "master_seed")
+        output_dir = self.string(data.get("output_dir", "runs"), "output_dir")
+        if not output_dir.strip():
+            self.fail("output_dir", "expected a folder path, got an empty string")
+        remote_wait_s = float(self.number(data.get("remote_wait_s", 30.0), "remote_wait_s", 0))
+        address = self.string(data.get("address", "127.0.0.1:0"), "address")
+        self._check_address(address)
+        elo = self.table(data, "elo", _ELO_KEYS)
+        elo_k = self.number(elo.get("k", 32), "elo.k", 0, strict=True)
+        elo_start = self.number(elo.get("start", 1500), "elo.start")
+
+        return TournamentConfig(
+            source=self.source,
+            name=name,
+            game=game_name,
+            ruleset=ruleset,
+            options=options,
+            entrants=tuple(entrants),
+            format=fmt,
+            gauntlet=tuple(gauntlet),
+            games_per_pairing=games_per_pairing,
+            paired_seeds=paired,
+            match_games=match_games,
+            target_score=target_score,
+            fault_policy=policy,
+            retries=retries,
+            concurrency=concurrency,
+            workers=workers,
+            master_seed=master_seed,
+            output_dir=output_dir,
+            remote_wait_s=remote_wait_s,
+            address=address,
+            elo_k=elo_k,
+            elo_start=elo_start,
+            game_roles=roles,
+            **times,
+        )
+
+    def _rules(self, game: Any, ruleset: str | None, options: dict[str, str] | None, key: str) -> Any:
+        from ..server.core.game import RulesError
+
+        try:
+            return game.rules(ruleset, options)
+        except RulesError as exc:
+            self.fail(key, str(exc))
+
+    def _check_address(self, address: str) -> None:
+        host, sep, port = address.rpartition(":")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+        if not sep or not host or not port.isdigit() or int(port) > 65535:
+            self.fail("address", f"expected \"HOST:PORT\" (port 0 to 65535; 0: any free port), got {address!r}")
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _show(value: Any) -> str:
+    """A value as it looks in TOML, with its kind when that is not obvious: ``-5``, ``2.5``,
+    ``'5' (a string)``, ``true (a boolean)``, ``an array``, ``a table``."""
+    if isinstance(value, bool):
+        return f"{_toml(value)} (a boolean)"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return f"{text!r} (a string)"
+    if isinstance(value, list):
+        return f"an array of {len(value)}"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (datetime, date, time)):
+        return f"{value.isoformat()} (a date/time)"
+    return type(value).__name__

@@ -1,0 +1,117 @@
+"""The values a tournament is made of: what to play (:class:`MatchSpec`) and what happened
+(:class:`Result`). Results are the only truth: Elo logs, ratings and tables are recomputed from
+them.
+
+A result is one line of ``results.jsonl``::
+
+    {"index": 12, "match_id": "r01-000012", "round": 1, "seed": 123, "pair": 6, "leg": 0,
+     "seats": {"p1": "greedy", "p2": "random"}, "played": true,
+     "winner": "greedy", "winner_role": "p1", "scores": {"p1": 1.0, "p2": 0.0},
+     "termination": "breakthrough", "reason": "...", "faults": {"p2": {"timeout": 1}},
+     "games": [...]}            # multi-game matches only: one entry per game
+
+``seats`` maps roles to entrant names; ``scores`` are per role (1 win, 0 loss, 0.5 draw; for a
+multi-game match, the match score shares). ``played`` is false for a match that could not be played
+(a remote entrant never connected): it is kept in the file but counts for nobody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match to play, in canonical order (``index``)."""
+
+    index: int
+    match_id: str
+    round: int
+    seats: tuple[str, ...]  # entrant per role, in role order
+    seed: int
+    pair: int | None = None  # the paired-seed group: both legs share seed and pair
+    leg: int = 0
+
+    @property
+    def entrants(self) -> tuple[str, ...]:
+        return self.seats
+
+
+@dataclass
+class Result:
+    """What happened in one match (see the module docstring for the JSON form)."""
+
+    index: int
+    match_id: str
+    round: int
+    seed: int
+    seats: dict[str, str]
+    played: bool
+    winner: str | None
+    winner_role: str | None
+    scores: dict[str, float]
+    termination: str
+    reason: str
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    pair: int | None = None
+    leg: int = 0
+    games: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        line: dict[str, Any] = {
+            "index": self.index,
+            "match_id": self.match_id,
+            "round": self.round,
+            "seed": self.seed,
+            "pair": self.pair,
+            "leg": self.leg,
+            "seats": self.seats,
+            "played": self.played,
+            "winner": self.winner,
+            "winner_role": self.winner_role,
+            "scores": self.scores,
+            "termination": self.termination,
+            "reason": self.reason,
+            "faults": self.faults,
+        }
+        if self.games:
+            line["games"] = self.games
+        return line
+
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> Result:
+        return cls(
+            index=line["index"],
+            match_id=line["match_id"],
+            round=line["round"],
+            seed=line["seed"],
+            seats=dict(line["seats"]),
+            played=line["played"],
+            winner=line.get("winner"),
+            winner_role=line.get("winner_role"),
+            scores={k: float(v) for k, v in line["scores"].items()},
+            termination=line["termination"],
+            reason=line.get("reason", ""),
+            faults=line.get("faults") or {},
+            pair=line.get("pair"),
+            leg=line.get("leg", 0),
+            games=line.get("games") or [],
+        )
+
+    def pairwise(self) -> list[tuple[str, str, float]]:
+        """The result as ``(entrant_a, entrant_b, score_a)`` triples for the rating maths:
+        one triple for a two-role match; every pair of seats for more roles (each pair scored
+        by who did better). Empty for a match not played or an entrant against itself."""
+        if not self.played:
+            return []
+        roles = list(self.seats)
+        triples = []
+        for i, a in enumerate(roles):
+            for b in roles[i + 1 :]:
+                if self.seats[a] == self.seats[b]:
+                    continue
+                sa, sb = self.scores[a], self.scores[b]
+                score = 1.0 if sa > sb else 0.0 if sa < sb else 0.5
+                triples.append((self.seats[a], self.seats[b], score))
+        return triples

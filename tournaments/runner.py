@@ -1,0 +1,555 @@
+"""Run a tournament: schedule, play (worker processes and/or the referee), write, rate, resume.
+
+The coordinator is a trio program:
+
+* matches between trusted built-in bots go to :class:`WorkerPool` (one worker process per core:
+  ``python -m standoff.tournaments.worker``), so CPU-bound matches use every core;
+* matches with a remote entrant or a third-party plugin bot are played by the referee (the same
+  trio :class:`~standoff.server.referee.Referee` as ``standoff serve``, with its gRPC server), so
+  hidden information never shares a process with an untrusted bot;
+* one writer task owns ``results.jsonl`` and ``elo.jsonl``: it appends results in canonical
+  match order (holding back early finishers), flushing and fsyncing each line. A run killed at
+  any moment therefore leaves a canonical prefix; rerunning the same command plays the rest, and
+  matches that were in flight are played again from their seeds. The final ``results.jsonl``,
+  ``elo.jsonl`` and ``ratings.json`` are identical to an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import trio
+
+from ..server.faults import TimeControl, policy_from_name
+from ..server.core.seeds import derive_seed
+from .config import TournamentConfig, is_remote, remote_name
+from .model import MatchSpec, Result
+from .ratings import elo_update
+from .report import elo_text, read_results, write_outputs
+from .schedule import ladder_round, schedule
+from .series import Series, result_of_game
+
+
+class RunError(RuntimeError):
+    """A run that cannot go on (a run folder of another config, a worker that keeps dying...)."""
+
+
+@dataclass
+class RunSummary:
+    run_dir: Path
+    results: list[Result]
+    ratings: dict[str, Any]
+    complete: bool
+
+
+# -- the run folder ---------------------------------------------------------------------------
+
+
+def run_dir_of(config: TournamentConfig) -> Path:
+    return Path(config.output_dir) / config.name
+
+
+def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False) -> tuple[Path, list[Result]]:
+    """Create or reopen the run folder; returns it and the results already there.
+
+    A folder made by a different configuration is refused (resume must not mix tournaments);
+    ``fresh`` wipes the previous results first. A torn last line (a kill mid-write) is cut off.
+    """
+    folder = run_dir_of(config)
+    (folder / "records").mkdir(parents=True, exist_ok=True)
+    config_path = folder / "config.json"
+    wanted = json.dumps(config.to_json(), sort_keys=True, indent=2) + "\n"
+    results_path = folder / "results.jsonl"
+    if fresh:
+        for name in ("results.jsonl", "elo.jsonl", "ratings.json"):
+            (folder / name).unlink(missing_ok=True)
+        for record in (folder / "records").glob("*.jsonl"):
+            record.unlink()
+    elif config_path.exists() and config_path.read_text() != wanted:
+        raise RunError(
+            f"{folder} holds a run of a different configuration; use another name, or --fresh to "
+            "start it again"
+        )
+    _atomic_write(config_path, wanted)
+    if results_path.exists():
+        _cut_torn_tail(results_path)
+        results = read_results(results_path)
+    else:
+        results = []
+    return folder, results
+
+
+def _cut_torn_tail(path: Path) -> None:
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as file:
+            file.truncate(data.rfind(b"\n") + 1)
+            file.flush()
+            os.fsync(file.fileno())
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+
+
+# -- results writer ------------------------------------------------------------------------------
+
+
+class ResultWriter:
+    """The only writer of results.jsonl and elo.jsonl: appends in canonical order."""
+
+    def __init__(self, folder: Path, done: list[Result], config: TournamentConfig) -> None:
+        self.folder = folder
+        self.results = list(done)
+        self.k, self.start = config.elo_k, config.elo_start
+        # elo.jsonl is derived: rewrite it from the results so far, then append as they come.
+        write_outputs(folder, self.results, entrants=list(config.entrants), k=self.k, start=self.start)
+        self.elo = {}
+        for result in self.results:
+            self._update_elo(result)
+        self.results_file = open(folder / "results.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+        self.elo_file = open(folder / "elo.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+
+    def _update_elo(self, result: Result) -> list[dict[str, Any]]:
+        lines = []
+        for a, b, score in result.pairwise():
+            ra, rb = self.elo.get(a, self.start), self.elo.get(b, self.start)
+            na, nb = elo_update(ra, rb, score, self.k)
+            self.elo[a], self.elo[b] = na, nb
+            lines.append({
+                "index": result.index, "match_id": result.match_id, "a": a, "b": b, "score_a": score,
+                "a_before": round(ra, 4), "b_before": round(rb, 4), "a_after": round(na, 4), "b_after": round(nb, 4),
+            })
+        return lines
+
+    def append(self, result: Result) -> None:
+        self.results.append(result)
+        self.results_file.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+        self.results_file.flush()
+        os.fsync(self.results_file.fileno())
+        self.elo_file.write(elo_text(self._update_elo(result)))  # same lines as a full recompute
+        self.elo_file.flush()
+
+    def close(self) -> None:
+        self.results_file.close()
+        self.elo_file.close()
+
+
+# -- worker processes ----------------------------------------------------------------------------
+
+
+class Worker:
+    def __init__(self, process: trio.Process) -> None:
+        self.process = process
+        self.buffer = b""
+
+    async def request(self, line: bytes) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        await self.process.stdin.send_all(line)
+        while b"\n" not in self.buffer:
+            chunk = await self.process.stdout.receive_some(65536)
+            if not chunk:
+                raise EOFError("worker exited")
+            self.buffer += chunk
+        answer, _, self.buffer = self.buffer.partition(b"\n")
+        return json.loads(answer)
+
+
+class WorkerPool:
+    """``size`` worker processes; a job goes to an idle one. A worker that dies is replaced and
+    the job is tried again (a match replays from its seed)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.idle_send, self.idle_receive = trio.open_memory_channel[Worker](math.inf)
+        self.workers: list[Worker] = []
+
+    async def _spawn(self) -> Worker:
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-m", "standoff.tournaments.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        worker = Worker(process)
+        self.workers.append(worker)
+        return worker
+
+    async def start(self) -> None:
+        for _ in range(self.size):
+            self.idle_send.send_nowait(await self._spawn())
+
+    async def run(self, job: dict[str, Any], attempts: int = 3) -> dict[str, Any]:
+        line = (json.dumps(job) + "\n").encode()
+        for attempt in range(attempts):
+            worker = await self.idle_receive.receive()
+            try:
+                answer = await worker.request(line)
+            except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+                worker.process.kill()
+                self.workers.remove(worker)
+                self.idle_send.send_nowait(await self._spawn())
+                if attempt == attempts - 1:
+                    raise RunError(f"worker processes died {attempts} times on match {job['spec']['match_id']}") from None
+                continue
+            except BaseException:
+                # Cancelled mid-request: this worker's state is unknown, never reuse it.
+                worker.process.kill()
+                raise
+            self.idle_send.send_nowait(worker)
+            return answer
+        raise AssertionError("unreachable")
+
+    async def aclose(self) -> None:
+        for worker in self.workers:
+            if worker.process.stdin is not None:
+                with trio.move_on_after(1):
+                    await worker.process.stdin.aclose()
+        with trio.move_on_after(5):
+            for worker in self.workers:
+                await worker.process.wait()
+        for worker in self.workers:
+            if worker.process.returncode is None:
+                worker.process.kill()
+
+
+# -- progress ------------------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress bar with ETA on a terminal; plain lines every 10% otherwise."""
+
+    def __init__(self, total: int | None, done: int, stream: TextIO | None) -> None:
+        self.total, self.done, self.stream = total, done, stream
+        self.started = time.monotonic()
+        self.first = done
+        self.tty = bool(stream is not None and stream.isatty())
+        self.next_line = done
+
+    def update(self, result: Result) -> None:
+        self.done += 1
+        if self.stream is None:
+            return
+        rate = (self.done - self.first) / max(time.monotonic() - self.started, 1e-9)
+        if self.total:
+            eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+            label = f"{self.done}/{self.total} matches, ETA {_duration(eta)}"
+        else:
+            label = f"{self.done} matches ({rate * 60:.0f}/min)"
+        if self.tty:
+            width = 30
+            filled = int(width * self.done / self.total) if self.total else 0
+            bar = "#" * filled + "." * (width - filled) if self.total else ""
+            self.stream.write(f"\r[{bar}] {label}   ")
+            self.stream.flush()
+        elif self.done >= self.next_line or self.done == self.total:
+            step = max(1, (self.total or 100) // 10)
+            self.next_line = self.done + step
+            self.stream.write(f"{label}: {result.match_id} {result.termination}\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty and self.stream is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    seconds = int(seconds)
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+# -- playing one match ---------------------------------------------------------------------------
+
+
+class Executor:
+    """Plays a MatchSpec, choosing the worker pool or the referee."""
+
+    def __init__(self, config: TournamentConfig, folder: Path, registry: Any, pool: WorkerPool | None,
+                 referee: Any | None) -> None:
+        self.config = config
+        self.folder = folder
+        self.registry = registry
+        self.pool = pool
+        self.referee = referee
+        self.absent: set[str] = set()  # remote entrants that never connected
+        self.connect_timeout_s = config.remote_wait_s
+
+    def local(self, spec: MatchSpec) -> bool:
+        """Whether every seat is a trusted built-in bot (then a worker may play it)."""
+        for entrant in spec.seats:
+            if is_remote(entrant):
+                return False
+            bot = self.registry.bots.get(entrant)
+            if bot is None or not bot.trusted:
+                return False
+        return True
+
+    async def play(self, spec: MatchSpec) -> Result:
+        roles = self.config.game_roles
+        absent = [e for e in spec.seats if e in self.absent]
+        if absent:
+            return Result(
+                index=spec.index, match_id=spec.match_id, round=spec.round, seed=spec.seed,
+                seats=dict(zip(roles, spec.seats, strict=True)), played=False, winner=None, winner_role=None,
+                scores=dict.fromkeys(roles, 0.0), termination="not_played",
+                reason=f"never connected: {', '.join(sorted(set(absent)))}", pair=spec.pair, leg=spec.leg,
+            )
+        if self.local(spec):
+            answer = await self.pool.run(self._job(spec))
+            if "error" in answer:
+                raise RunError(f"match {spec.match_id} failed in a worker:\n{answer['error']}")
+            return Result.from_json(answer["result"])
+        return await self._on_referee(spec)
+
+    def _job(self, spec: MatchSpec) -> dict[str, Any]:
+        c = self.config
+        return {
+            "spec": {"index": spec.index, "match_id": spec.match_id, "round": spec.round,
+                     "seats": list(spec.seats), "seed": spec.seed, "pair": spec.pair, "leg": spec.leg},
+            "game": c.game, "ruleset": c.ruleset, "options": dict(c.options),
+            "time_control": {"bank_ms": c.bank_ms, "increment_ms": c.increment_ms,
+                             "max_per_decision_ms": c.max_per_decision_ms},
+            "policy": c.fault_policy, "retries": c.retries,
+            "records_dir": str(self.folder / "records"),
+            "match_games": c.match_games, "target_score": c.target_score,
+        }
+
+    async def _on_referee(self, spec: MatchSpec) -> Result:
+        c = self.config
+        roles = c.game_roles
+        series = c.match_games or c.target_score
+        tc = TimeControl(c.bank_ms, c.increment_ms, c.max_per_decision_ms)
+
+        async def play_game(number: int, first: str | None):
+            options = dict(c.options)
+            if first is not None:
+                options["first"] = first
+            seed = derive_seed(spec.seed, "game", number) if series else spec.seed
+            match = self.referee.create_match(
+                c.game, c.ruleset, options, list(spec.seats), seed=seed, time_control=tc,
+                policy=policy_from_name(c.fault_policy), retries=c.retries,
+                connect_timeout_s=self.connect_timeout_s,
+                match_id=f"{spec.match_id}-g{number}" if series else spec.match_id,
+            )
+            self.referee.start_match(match)
+            await match.done.wait()
+            state = getattr(match, "final_state", None)
+            game = self.registry.games[c.game]
+            flags = game.flags_claimed(state) if state is not None and hasattr(game, "flags_claimed") else {}
+            return match.outcome, flags, match.faults
+
+        if series:
+            match = Series(spec, roles, c.match_games, c.target_score)
+            while (next_game := match.next_game()) is not None:
+                match.add(*await play_game(*next_game))
+            return match.result()
+        outcome, _, faults = await play_game(1, None)
+        return result_of_game(spec, roles, outcome, faults)
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
+def _specs(config: TournamentConfig, ladder: bool, rounds: int | None) -> Iterator[MatchSpec]:
+    if not ladder:
+        yield from schedule(config)
+        return
+    number = 1
+    while rounds is None or number <= rounds:
+        yield from ladder_round(config, number)
+        number += 1
+
+
+async def run_schedule(
+    config: TournamentConfig,
+    registry: Any,
+    *,
+    referee: Any | None = None,
+    fresh: bool = False,
+    ladder: bool = False,
+    rounds: int | None = None,
+    progress: TextIO | None = None,
+    on_round: Callable[[list[Result]], None] | None = None,
+) -> RunSummary:
+    """The trio part of a run. ``referee`` is needed when some matches cannot run in workers."""
+    folder, done = prepare_run_dir(config, fresh=fresh)
+    if referee is not None:
+        referee.data_dir = folder  # its records land in the run folder
+    done_ids = {r.match_id for r in done}
+    writer = ResultWriter(folder, done, config)
+    endless = (ladder or config.format == "ladder") and rounds is None
+    specs = _specs(config, ladder or config.format == "ladder", rounds)
+    total = None
+    if not endless:
+        finite = list(specs)
+        specs = iter(finite)
+        total = len(finite)
+    bar = Progress(total, len(done), progress)
+    pool = WorkerPool(max(1, config.workers))
+    executor = Executor(config, folder, registry, pool, referee)
+    complete = False
+    try:
+        await pool.start()
+        await _wait_for_remotes(config, referee, executor)
+        order: deque[str] = deque()  # match ids in canonical order, not yet written
+        pending: dict[str, Result] = {}  # finished early, waiting for their turn
+        results_send, results_receive = trio.open_memory_channel[Result](math.inf)
+        limiter = trio.CapacityLimiter(max(1, config.concurrency))
+
+        async def play(spec: MatchSpec, send: trio.MemorySendChannel[Result]) -> None:
+            async with send:
+                try:
+                    send.send_nowait(await executor.play(spec))
+                finally:
+                    limiter.release_on_behalf_of(spec)
+
+        async def write() -> None:
+            rounds_seen: list[Result] = []
+            async for result in results_receive:
+                pending[result.match_id] = result
+                while order and order[0] in pending:
+                    head = pending.pop(order.popleft())
+                    writer.append(head)
+                    bar.update(head)
+                    if on_round is not None:
+                        if rounds_seen and head.round != rounds_seen[-1].round:
+                            on_round(writer.results)
+                        rounds_seen.append(head)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(write)
+            async with results_send:
+                for spec in specs:
+                    if spec.match_id in done_ids:
+                        continue
+                    await limiter.acquire_on_behalf_of(spec)
+                    order.append(spec.match_id)
+                    nursery.start_soon(play, spec, results_send.clone())
+        complete = True
+    finally:
+        bar.close()
+        writer.close()
+        with trio.CancelScope(shield=True):
+            await pool.aclose()
+    ratings = write_outputs(folder, writer.results, entrants=list(config.entrants), k=config.elo_k,
+                            start=config.elo_start)
+    return RunSummary(folder, writer.results, ratings, complete)
+
+
+async def _wait_for_remotes(config: TournamentConfig, referee: Any | None, executor: Executor) -> None:
+    """Remote entrants get ``remote_wait_s`` to connect; the matches of those who never do are
+    recorded as not played (never as losses)."""
+    remotes = {remote_name(e): e for e in config.entrants if is_remote(e)}
+    if not remotes or referee is None:
+        executor.absent = set(remotes.values())
+        return
+    with trio.move_on_after(config.remote_wait_s):
+        while not all(name in referee.sessions for name in remotes):
+            await trio.sleep(0.05)
+    executor.absent = {entrant for name, entrant in remotes.items() if name not in referee.sessions}
+
+
+# -- entry points ----------------------------------------------------------------------------------
+
+
+def needs_referee(config: TournamentConfig, registry: Any) -> bool:
+    """Whether some entrant must play through the referee server (remote, or an untrusted
+    plugin bot, which runs in a subprocess of its own)."""
+    for entrant in config.entrants:
+        if is_remote(entrant):
+            return True
+        spec = registry.bots.get(entrant)
+        if spec is None or not spec.trusted:
+            return True
+    return False
+
+
+def run_tournament(
+    config: TournamentConfig,
+    *,
+    registry: Any = None,
+    fresh: bool = False,
+    ladder: bool = False,
+    rounds: int | None = None,
+    progress: TextIO | None = None,
+    tokens: Any = None,
+    announce: Callable[[str], None] | None = None,
+    on_round: Callable[[list[Result]], None] | None = None,
+) -> RunSummary:
+    """Run (or resume) a tournament to its end and return the summary. Ctrl-C stops it cleanly:
+    the results so far are kept and the outputs rewritten from them."""
+    if registry is None:
+        from ..server.plugins import load_registry
+
+        registry = load_registry()
+    kwargs = dict(fresh=fresh, ladder=ladder, rounds=rounds, progress=progress, on_round=on_round)
+    try:
+        if not needs_referee(config, registry):
+            return trio.run(lambda: run_schedule(config, registry, **kwargs))
+        return _run_with_server(config, registry, tokens, announce, kwargs)
+    except KeyboardInterrupt:
+        folder = run_dir_of(config)
+        results = read_results(folder / "results.jsonl") if (folder / "results.jsonl").exists() else []
+        ratings = write_outputs(folder, results, entrants=list(config.entrants), k=config.elo_k,
+                                start=config.elo_start)
+        return RunSummary(folder, results, ratings, False)
+
+
+def _run_with_server(config, registry, tokens, announce, kwargs) -> RunSummary:
+    import asyncio
+
+    from ..server.auth import TokenRegistry
+    from ..server.rpc import start_server
+
+    async def main() -> RunSummary:
+        running = await start_server(
+            config.address, tokens=tokens if tokens is not None else TokenRegistry(),
+            registry=registry, data_dir=run_dir_of(config),
+        )
+        loop = asyncio.get_running_loop()
+        interrupted = asyncio.Event()
+        handle_sigint = threading.current_thread() is threading.main_thread()
+        stop = asyncio.ensure_future(interrupted.wait())
+        work = None
+        try:
+            if handle_sigint:
+                loop.add_signal_handler(signal.SIGINT, interrupted.set)
+            if announce is not None:
+                announce(running.address)
+            work = running.bridge.call(
+                functools.partial(run_schedule, config, registry, referee=running.referee, **kwargs)
+            )
+            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if handle_sigint:
+                loop.remove_signal_handler(signal.SIGINT)
+            stop.cancel()
+            await running.stop(grace=1.0)  # cancels trio: an unfinished run stops cleanly
+        assert work is not None
+        if work.done() and not work.cancelled() and work.exception() is None:
+            return work.result()
+        if work.done() and not work.cancelled() and not isinstance(work.exception(), trio.Cancelled):
+            raise work.exception()
+        raise KeyboardInterrupt
+
+    return asyncio.run(main())

@@ -1,0 +1,154 @@
+"""The matches of a tournament, in canonical order: :func:`schedule` for the finite formats
+(round robin, double round robin, gauntlet) and :func:`ladder_round` for the rounds of a ladder.
+
+Everything here is a pure function of the configuration: the same config gives the same list,
+run after run and machine after machine (seeds come from SHA-256, never from ``hash()``).
+
+**Order.** Cycles (rounds, for a ladder), then pairings, then the games of a pairing. Pairings
+follow the order of ``entrants``: every ``(entrants[i], entrants[j])`` with ``i < j`` (for a game
+with k roles, every k-combination, in :func:`itertools.combinations` order). In a gauntlet, each
+entrant of the gauntlet list (taken in entrant order) against every entrant not in it (in
+entrant order). With paired seeds, the legs of a seed are adjacent: leg 0, then leg 1 with the
+seats swapped (rotated, for more roles), same seed, same ``pair``.
+
+**Index.** ``index`` counts from 0 across the whole tournament: ``(cycle - 1) * M + k``, where
+``M`` is the number of matches in one cycle (``pairings × games_per_pairing``) and ``k`` the
+position within the cycle. A ladder round ``r`` is numbered the same way (``(r - 1) * M + k``,
+``M`` for the full entrant list), so indices continue across rounds. A round among a *subset* of
+the entrants (``ladder_round(config, r, entrants=[...])``) is the full round filtered to the
+pairings whose entrants are all in the subset: every match keeps the index, id, seed and seats
+it has in the full round. Indices are then not contiguous, but they are unique across all rounds
+and the same whichever subset is asked for.
+
+**Pair.** ``pair`` is ``index // len(roles)`` for paired-seed matches (so every leg of a seed has
+the same value and the values are unique across the tournament), ``None`` otherwise.
+
+**Match id.** ``c<cycle>-<a>-vs-<b>-g<NN>`` (ladders: ``r<round, 3 digits>-<a>-vs-<b>-g<NN>``),
+e.g. ``c1-greedy-vs-random-g03``: ``a``, ``b`` are the pairing's entrants in pairing order (not
+the seats: both legs of a pair share the pairing), ``NN`` the game number within the pairing
+(from 1, at least 2 digits). Entrant names are made file-name safe: any character other than
+letters, digits, ``_``, ``.`` and ``-`` becomes ``_`` (``remote:alice`` → ``remote_alice``),
+and a name is cut to 48 characters. Should two ids of a cycle still coincide (names equal after
+this), each of them gets ``-i<index>`` appended.
+
+**Seeds.** ``derive_seed(master_seed, "match", cycle_or_round, a, b, n)``, with ``a``, ``b`` the
+pairing's entrant names *sorted* (so a seed does not depend on where the entrants are in the
+list) and ``n`` the pair number within the pairing (paired seeds, from 1) or the game number
+(from 1). For more roles, every name of the pairing, sorted.
+
+**Seats.** Without paired seeds, who sits first alternates from game to game within a pairing,
+starts differently from pairing to pairing (by the parity of the entrants' positions, so that
+with one game per pairing each entrant has p1 about half the time), and flips from one cycle or
+round to the next.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations
+
+from ..server.core.seeds import derive_seed
+from .config import TournamentConfig
+from .model import MatchSpec
+
+__all__ = ["ladder_round", "matches_per_cycle", "pairings", "schedule"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+_LABEL_MAX = 48
+
+
+def pairings(config: TournamentConfig, *, round_robin: bool | None = None) -> list[tuple[str, ...]]:
+    """The pairings of one cycle, in canonical order: tuples of ``len(roles)`` entrants.
+    ``round_robin`` (default: unless the format is a gauntlet) ignores the gauntlet list."""
+    size = len(config.roles())
+    if round_robin is None:
+        round_robin = config.format != "gauntlet"
+    if round_robin:
+        return list(combinations(config.entrants, size))
+    chosen = set(config.gauntlet)
+    others = [e for e in config.entrants if e not in chosen]
+    return [
+        (entrant, *rest)
+        for entrant in config.entrants
+        if entrant in chosen
+        for rest in combinations(others, size - 1)
+    ]
+
+
+def matches_per_cycle(config: TournamentConfig) -> int:
+    """How many matches one cycle (or one full ladder round) has."""
+    return len(pairings(config)) * config.games_per_pairing
+
+
+def schedule(config: TournamentConfig) -> list[MatchSpec]:
+    """Every match of a finite format, in canonical order (see the module docstring)."""
+    if config.format == "ladder":
+        raise ValueError("a ladder has no finite schedule: generate its rounds with ladder_round()")
+    cycles = 2 if config.format == "double_round_robin" else 1
+    matches: list[MatchSpec] = []
+    for cycle in range(1, cycles + 1):
+        matches += _cycle(config, cycle, pairings(config), f"c{cycle}")
+    return matches
+
+
+def ladder_round(
+    config: TournamentConfig, round_number: int, entrants: list[str] | tuple[str, ...] | None = None
+) -> list[MatchSpec]:
+    """The matches of ladder round ``round_number`` (from 1): every pairing among ``entrants``
+    (default: all of ``config.entrants``) with ``games_per_pairing`` games, like one round-robin
+    cycle. With a subset, the full round filtered to its pairings: indices, ids and seeds are those
+    of the full round (see the module docstring). ``ValueError`` for a name not among the
+    entrants."""
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise ValueError(f"round_number must be a whole number >= 1, got {round_number!r}")
+    full = _cycle(config, round_number, pairings(config, round_robin=True), f"r{round_number:03d}")
+    if entrants is None:
+        return full
+    unknown = [e for e in entrants if e not in config.entrants]
+    if unknown:
+        raise ValueError(f"not entrants of {config.name}: {', '.join(map(repr, unknown))}")
+    present = set(entrants)
+    return [match for match in full if present.issuperset(match.seats)]
+
+
+def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], prefix: str) -> list[MatchSpec]:
+    """One cycle (or ladder round) over ``groups``, numbered from ``(cycle - 1) * len(result)``."""
+    roles = len(config.roles())
+    games = config.games_per_pairing
+    per_cycle = len(groups) * games
+    width = max(2, len(str(games)))
+    position = {entrant: i for i, entrant in enumerate(config.entrants)}
+    labels = {entrant: _UNSAFE.sub("_", entrant)[:_LABEL_MAX] for entrant in config.entrants}
+    matches: list[MatchSpec] = []
+    index = (cycle - 1) * per_cycle
+    for group in groups:
+        names = sorted(group)
+        base = sum(position[e] for e in group) + 1 + (cycle - 1)
+        vs = "-vs-".join(labels[e] for e in group)
+        for t in range(games):
+            turn = (base + t) % roles
+            seats = group[turn:] + group[:turn]
+            if config.paired_seeds:
+                n, pair, leg = t // roles + 1, index // roles, t % roles
+            else:
+                n, pair, leg = t + 1, None, 0
+            matches.append(
+                MatchSpec(
+                    index=index,
+                    match_id=f"{prefix}-{vs}-g{t + 1:0{width}d}",
+                    round=cycle,
+                    seats=seats,
+                    seed=derive_seed(config.master_seed, "match", cycle, *names, n),
+                    pair=pair,
+                    leg=leg,
+                )
+            )
+            index += 1
+    counts = Counter(match.match_id for match in matches)
+    if len(counts) < len(matches):
+        matches = [
+            replace(m, match_id=f"{m.match_id}-i{m.index}") if counts[m.match_id] > 1 else m for m in matches
+        ]
+    return matches

@@ -1,0 +1,80 @@
+"""A tournament worker: a process of its own that plays local matches (trusted built-in bots).
+
+    python -m standoff.tournaments.worker
+
+Reads one JSON job per line on stdin, plays the match (writing its record file), and answers one
+JSON line on stdout: ``{"result": {...}}`` (a results.jsonl line) or ``{"error": "..."}``. The
+coordinator keeps one worker per core busy; CPU-bound matches then use every core.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from ..server.core.seeds import derive_seed
+from ..server.faults import TimeControl, policy_from_name
+from ..server.local import bot_seed, play_match
+from ..server.records import RecordWriter
+from .model import MatchSpec, Result
+from .series import Series, result_of_game
+
+
+def run_job(job: dict[str, Any], registry: Any) -> Result:
+    game = registry.game(job["game"])
+    spec = MatchSpec(**{**job["spec"], "seats": tuple(job["spec"]["seats"])})
+    records = Path(job["records_dir"])
+    tc = TimeControl(**job.get("time_control", {}))
+    policy = policy_from_name(job.get("policy", "forfeit"))
+    series = job.get("match_games") or job.get("target_score")
+    roles = game.rules(job.get("ruleset"), job.get("options") or {}).roles
+
+    def play_game(number: int, first: str | None):
+        options = dict(job.get("options") or {})
+        if first is not None:
+            options["first"] = first
+        rules = game.rules(job.get("ruleset"), options)
+        seed = derive_seed(spec.seed, "game", number) if series else spec.seed
+        name = f"{spec.match_id}-g{number}" if series else spec.match_id
+        bots = {
+            role: registry.make_bot(entrant, bot_seed(seed, role), game.name)
+            for role, entrant in zip(roles, spec.seats, strict=True)
+        }
+        with RecordWriter(records / f"{name}.jsonl") as writer:
+            played = play_match(
+                game, rules, bots, seed, bot_names=dict(zip(roles, spec.seats, strict=True)), match_id=name,
+                on_line=writer.write, time_control=tc, policy=policy, retries=job.get("retries", 0),
+            )
+        flags = game.flags_claimed(played.state) if hasattr(game, "flags_claimed") else {}
+        return played.outcome, flags, played.faults
+
+    if series:
+        match = Series(spec, roles, job.get("match_games"), job.get("target_score"))
+        while (next_game := match.next_game()) is not None:
+            match.add(*play_game(*next_game))
+        return match.result()
+    outcome, _, faults = play_game(1, None)
+    return result_of_game(spec, roles, outcome, faults)
+
+
+def main() -> int:
+    from ..server.plugins import load_registry
+
+    registry = load_registry(entry_points=False)  # workers only ever run trusted built-ins
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            answer = {"result": run_job(json.loads(line), registry).to_json()}
+        except Exception:  # noqa: BLE001 - reported to the coordinator, the worker lives on
+            answer = {"error": traceback.format_exc(limit=5)}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
