@@ -297,7 +297,14 @@ def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
         print(f"remote entrants connect to {address}", file=sys.stderr, flush=True)
 
     def on_round(results) -> None:
-        print(f"round done: {len(results)} results", file=sys.stderr, flush=True)
+        from ..tournaments.report import compute_ratings
+
+        ratings = compute_ratings(results, entrants=list(config.entrants))
+        table = ", ".join(
+            f"{p['name']} {p['rating']:+.0f}±{p['margin']:.0f}" for p in ratings["players"] if p["games"]
+        )
+        print(f"after {results[-1].round if results else 0} rounds ({len(results)} matches): {table}",
+              file=sys.stderr, flush=True)
 
     try:
         summary = run_tournament(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import random
 import signal
+from signal import ITIMER_REAL, setitimer
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -69,6 +70,20 @@ class BadChoice(RuntimeError):
     """A bot returned something that is not an option index."""
 
 
+_BOT_OPTIONS: dict[tuple[str, str], BotOption] = {}
+
+
+def _bot_option(option: Any) -> BotOption:
+    """The SDK's Option for an engine option (memoised: engines reuse their option values)."""
+    key = (option.key, option.label)
+    found = _BOT_OPTIONS.get(key)
+    if found is None:
+        if len(_BOT_OPTIONS) > 100_000:
+            _BOT_OPTIONS.clear()
+        found = _BOT_OPTIONS[key] = BotOption(option.key, option.label)
+    return found
+
+
 class InProcessSeat:
     """Drives a trusted in-process bot exactly as the wire would: every message is serialised
     and decoded again before the bot sees it (no shared objects with the referee)."""
@@ -104,7 +119,7 @@ class InProcessSeat:
             decision.role,
             decision.step,
             decision.prompt,
-            tuple(BotOption(o.key, o.label) for o in decision.options),
+            tuple(map(_bot_option, decision.options)),
             dict(clocks),
         )
 
@@ -175,6 +190,8 @@ def play_match(
         seats[role].start(message)
     clock = time.perf_counter
     number = 0
+    alarm = policy is not None and _alarms_possible()
+    previous_handler = signal.signal(signal.SIGALRM, _alarm_handler) if alarm else None
     try:
         while (decision := game.decision(state)) is not None:
             role = decision.role
@@ -195,7 +212,7 @@ def play_match(
             else:
                 index, extra = _ask_with_policy(
                     seats[role], state, decision, number, tc, banks, policy, retries, faults, substitutes,
-                    names[role],
+                    names[role], alarm,
                 )
             option = decision.options[index]
             game.apply(state, option)
@@ -205,6 +222,9 @@ def play_match(
         outcome = game.outcome(state)
     except Forfeit as forfeit:
         outcome = forfeit_outcome(roles, forfeit)
+    finally:
+        if alarm:
+            signal.signal(signal.SIGALRM, previous_handler)
     assert outcome is not None
     footer = outcome_line(outcome, roles, faults=faults)
     if policy is not None:
@@ -225,16 +245,20 @@ def _alarm_handler(signum: int, frame: Any) -> None:
     raise DecisionTimeout()
 
 
-def _call_with_timeout(fn: Callable[[], Any], seconds: float) -> Any:
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        return fn()  # no alarm off the main thread: the caller measures instead
-    previous = signal.signal(signal.SIGALRM, _alarm_handler)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-4))
+def _alarms_possible() -> bool:
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
+def _call_with_timeout(fn: Callable[[], Any], seconds: float, alarm: bool) -> Any:
+    """``fn()``, interrupted after ``seconds`` when ``alarm`` (the SIGALRM handler is installed
+    by the caller, once per match); without alarms the caller measures instead."""
+    if not alarm:
+        return fn()
+    setitimer(ITIMER_REAL, max(seconds, 1e-4))
     try:
         return fn()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        setitimer(ITIMER_REAL, 0)
 
 
 def _ask_with_policy(
@@ -249,6 +273,7 @@ def _ask_with_policy(
     faults: dict[str, dict[str, int]],
     substitutes: random.Random,
     name: str,
+    alarm: bool,
 ) -> tuple[int, dict[str, Any]]:
     role = decision.role
     clocks = dict(banks) if tc.bank_ms else {}
@@ -259,7 +284,7 @@ def _ask_with_policy(
         started = time.perf_counter()
         kind = detail = ""
         try:
-            index = _call_with_timeout(lambda: seat.answer(prepared), allowance / 1000.0)
+            index = _call_with_timeout(lambda: seat.answer(prepared), allowance / 1000.0, alarm)
         except DecisionTimeout:
             kind, detail = TIMEOUT, f"no answer within {allowance} ms"
         except Exception as exc:  # noqa: BLE001 - the bot's own bug

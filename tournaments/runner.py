@@ -140,12 +140,18 @@ class ResultWriter:
             })
         return lines
 
-    def append(self, result: Result) -> None:
+    def lines(self, result: Result) -> tuple[str, str]:
+        """Take ``result`` in; return its results.jsonl and elo.jsonl text (to :meth:`write`)."""
         self.results.append(result)
-        self.results_file.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+        # elo lines are the same as a full recompute writes
+        return json.dumps(result.to_json(), sort_keys=True) + "\n", elo_text(self._update_elo(result))
+
+    def write(self, results_text: str, elo_lines: str) -> None:
+        """Append and make durable (runs in a thread: fsync must not stall the coordinator)."""
+        self.results_file.write(results_text)
         self.results_file.flush()
         os.fsync(self.results_file.fileno())
-        self.elo_file.write(elo_text(self._update_elo(result)))  # same lines as a full recompute
+        self.elo_file.write(elo_lines)
         self.elo_file.flush()
 
     def close(self) -> None:
@@ -293,6 +299,7 @@ class Executor:
         self.referee = referee
         self.absent: set[str] = set()  # remote entrants that never connected
         self.connect_timeout_s = config.remote_wait_s
+        self.ladder = False  # a ladder plays each round among the remote entrants connected now
 
     def local(self, spec: MatchSpec) -> bool:
         """Whether every seat is a trusted built-in bot (then a worker may play it)."""
@@ -307,6 +314,8 @@ class Executor:
     async def play(self, spec: MatchSpec) -> Result:
         roles = self.config.game_roles
         absent = [e for e in spec.seats if e in self.absent]
+        if self.ladder and self.referee is not None:
+            absent += [e for e in spec.seats if is_remote(e) and remote_name(e) not in self.referee.sessions]
         if absent:
             return Result(
                 index=spec.index, match_id=spec.match_id, round=spec.round, seed=spec.seed,
@@ -407,6 +416,7 @@ async def run_schedule(
     bar = Progress(total, len(done), progress)
     pool = WorkerPool(max(1, config.workers))
     executor = Executor(config, folder, registry, pool, referee)
+    executor.ladder = endless or ladder or config.format == "ladder"
     complete = False
     try:
         await pool.start()
@@ -424,17 +434,24 @@ async def run_schedule(
                     limiter.release_on_behalf_of(spec)
 
         async def write() -> None:
-            rounds_seen: list[Result] = []
+            last_round = None
             async for result in results_receive:
                 pending[result.match_id] = result
+                # Everything now writable in canonical order goes out in one durable batch.
+                batch_results, batch_elo, heads = [], [], []
                 while order and order[0] in pending:
                     head = pending.pop(order.popleft())
-                    writer.append(head)
-                    bar.update(head)
-                    if on_round is not None:
-                        if rounds_seen and head.round != rounds_seen[-1].round:
-                            on_round(writer.results)
-                        rounds_seen.append(head)
+                    if on_round is not None and last_round is not None and head.round != last_round:
+                        on_round(list(writer.results))
+                    last_round = head.round
+                    text, elo = writer.lines(head)
+                    batch_results.append(text)
+                    batch_elo.append(elo)
+                    heads.append(head)
+                if heads:
+                    await trio.to_thread.run_sync(writer.write, "".join(batch_results), "".join(batch_elo))
+                    for head in heads:
+                        bar.update(head)
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(write)
@@ -507,12 +524,24 @@ def run_tournament(
         if not needs_referee(config, registry):
             return trio.run(lambda: run_schedule(config, registry, **kwargs))
         return _run_with_server(config, registry, tokens, announce, kwargs)
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not _interrupted(exc):
+            raise
         folder = run_dir_of(config)
         results = read_results(folder / "results.jsonl") if (folder / "results.jsonl").exists() else []
         ratings = write_outputs(folder, results, entrants=list(config.entrants), k=config.elo_k,
                                 start=config.elo_start)
         return RunSummary(folder, results, ratings, False)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """A Ctrl-C, possibly wrapped in the exception groups of trio's nurseries."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        matched, rest = exc.split(KeyboardInterrupt)
+        return matched is not None and rest is None
+    return False
 
 
 def _run_with_server(config, registry, tokens, announce, kwargs) -> RunSummary:

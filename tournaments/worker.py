@@ -10,6 +10,7 @@ coordinator keeps one worker per core busy; CPU-bound matches then use every cor
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -63,7 +64,11 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
 def main() -> int:
     from ..server.plugins import load_registry
 
-    registry = load_registry(entry_points=False)  # workers only ever run trusted built-ins
+    # Ctrl-C reaches the whole process group: the coordinator decides when workers stop (it
+    # closes their stdin), so that a match in progress is never half-written by a worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Workers run trusted bots only: built-ins and operator-named $STANDOFF_PLUGINS modules.
+    registry = load_registry(entry_points=False)
     for line in sys.stdin:
         if not line.strip():
             continue

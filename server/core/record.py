@@ -88,8 +88,13 @@ def outcome_line(outcome: Outcome, roles: tuple[str, ...], **extra: Any) -> dict
     return line
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def dump_line(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, separators=(",", ":"), sort_keys=False, ensure_ascii=False)
+    """One record line: compact JSON (one shared encoder: ``json.dumps`` with arguments builds
+    a new one per call, which shows on a record line per decision)."""
+    return _ENCODER.encode(obj)
 
 
 def parse_record(lines: Iterable[str]) -> Record:

@@ -190,3 +190,75 @@ def test_kill_and_resume_gives_identical_outputs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert kills == 3
     assert files(results.parent) == files(reference.run_dir)
+
+
+def test_multi_game_matches(tmp_path):
+    path = write_config(tmp_path, "series", entrants=["greedy", "random"], games_per_pairing=2)
+    path.write_text(path.read_text() + "[match]\ngames = 3\ntarget_score = 12\n")
+    summary = run_tournament(load_config(path))
+    for result in summary.results:
+        assert result.termination == "series" and 1 <= len(result.games) <= 3
+        points = {role: sum(g["points"][role] for g in result.games) for role in result.seats}
+        assert max(points.values()) >= 12 or len(result.games) == 3
+        winner_role = max(points, key=points.get)
+        assert result.winner == result.seats[winner_role]
+        # The winner of each game starts the next one.
+        for before, after in zip(result.games, result.games[1:]):
+            assert after["first"] == before["winner"]
+    records = sorted(p.name for p in (summary.run_dir / "records").glob("*.jsonl"))
+    assert all("-g" in name for name in records) and len(records) == sum(len(r.games) for r in summary.results)
+
+
+def test_ladder_rounds_and_ratings_command(tmp_path, capsys):
+    from standoff.server.cli import main
+
+    path = write_config(tmp_path, "lad", entrants=["greedy", "random"], games_per_pairing=2, format="ladder")
+    assert main(["ladder", str(path), "--rounds", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert "after 1 rounds (2 matches)" in err and "after 2 rounds (4 matches)" in err
+    run_dir = tmp_path / "runs" / "lad"
+    results = [json.loads(x) for x in (run_dir / "results.jsonl").read_text().splitlines()]
+    assert [r["round"] for r in results] == [1, 1, 2, 2, 3, 3]
+    assert main(["ratings", str(run_dir)]) == 0
+    again = capsys.readouterr().out
+    assert "Standings" in again and "greedy" in again
+    assert main(["ratings", str(tmp_path / "nowhere")]) == 2
+
+
+def test_an_endless_ladder_stops_cleanly_on_ctrl_c(tmp_path):
+    path = write_config(tmp_path, "endless", entrants=["greedy", "random"], games_per_pairing=2, format="ladder")
+    process = subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "ladder", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = tmp_path / "runs" / "endless" / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") >= 6):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Standings" in out and "run the same command again" in err
+    lines = results.read_text().splitlines()
+    ratings = json.loads((results.parent / "ratings.json").read_text())
+    assert ratings["matches"]["played"] == len(lines) >= 6  # outputs rewritten from what was kept
+
+
+def test_progress_bar_on_a_terminal_and_plain_lines_otherwise():
+    import io
+
+    from standoff.tournaments.model import Result
+    from standoff.tournaments.runner import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    result = Result(0, "m", 1, 1, {"p1": "a", "p2": "b"}, True, "a", "p1", {"p1": 1.0, "p2": 0.0}, "breakthrough", "")
+    tty, plain = Tty(), io.StringIO()
+    for stream in (tty, plain):
+        bar = Progress(20, 0, stream)
+        for _ in range(20):
+            bar.update(result)
+        bar.close()
+    assert "\r[" in tty.getvalue() and "20/20 matches, ETA" in tty.getvalue()
+    lines = plain.getvalue().splitlines()
+    assert 2 <= len(lines) <= 11 and lines[-1].startswith("20/20 matches") and "\r" not in plain.getvalue()
