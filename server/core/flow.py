@@ -62,6 +62,19 @@ def history_since(history: tuple | None, number: int) -> list[HistoryEntry]:
     return [make(entry) for entry in reversed(entries)]
 
 
+def log(
+    state: StackState,
+    role: str,
+    step: str,
+    key: str,
+    visible_to: tuple[str, ...] | None = None,
+    redacted: str = "",
+) -> None:
+    """Add a history entry that no decision made (a reveal, an automatic draw, an event's
+    result). It carries the number of the last decision; views show it like any other."""
+    state.history = ((state.number, role, step, key, visible_to, redacted), state.history)
+
+
 class Step(ABC):
     """A named step. Subclasses define :meth:`run`, and :meth:`choose` if they ask decisions (and
     maybe :meth:`visibility`). Steps hold no state: all they need is in the frame and the state.

@@ -1,0 +1,140 @@
+"""Board arithmetic: control, VP and DEFCON with their victory checks, region scoring.
+
+Every VP or DEFCON change goes through :func:`add_vp` / :func:`set_defcon` so that the victory
+conditions (20 VP, DEFCON 1) are checked in one place.
+"""
+
+from __future__ import annotations
+
+from ...core.game import Outcome
+from . import map_data as M
+from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+
+# Termination codes of this game.
+VP_20 = "vp_20"
+DEFCON_1 = "defcon"
+EUROPE_CONTROL = "europe_control"
+FINAL_SCORING = "final_scoring"
+HELD_SCORING_CARD = "held_scoring_card"
+WARGAMES = "wargames"
+MISSILE_CRISIS = "cuban_missile_crisis"
+
+STABILITY = tuple(c.stability for c in M.COUNTRIES)
+BATTLEGROUND = tuple(c.battleground for c in M.COUNTRIES)
+REGION = tuple(c.region for c in M.COUNTRIES)
+ASIA = frozenset(M.REGION_COUNTRIES[M.ASIA])
+SOUTHEAST_ASIA = frozenset(M.SUBREGION_COUNTRIES["Southeast Asia"])
+
+
+def controls(state: TSState, side: int, country: int) -> bool:
+    mine = state.inf[side][country]
+    stability = STABILITY[country]
+    return mine >= stability and mine - state.inf[1 - side][country] >= stability
+
+
+def controller(state: TSState, country: int) -> int:
+    if controls(state, US, country):
+        return US
+    if controls(state, USSR, country):
+        return USSR
+    return NOBODY
+
+
+def win(state: TSState, side: int, termination: str, reason: str) -> None:
+    if state.outcome is None:
+        roles = state.rules.roles
+        state.outcome = Outcome.win(roles, roles[side], termination, reason)
+
+
+def add_vp(state: TSState, side: int, amount: int, *, check: bool = True) -> None:
+    """``side`` gains ``amount`` VP (the track is signed: US positive). With ``check``, reaching
+    20 wins at once (not during final scoring)."""
+    if amount == 0:
+        return
+    state.vp += amount if side == US else -amount
+    if check:
+        check_vp(state)
+
+
+def check_vp(state: TSState) -> None:
+    if state.vp >= 20:
+        win(state, US, VP_20, "the US reached 20 VP")
+    elif state.vp <= -20:
+        win(state, USSR, VP_20, "the USSR reached 20 VP")
+
+
+def set_defcon(state: TSState, value: int) -> None:
+    """Move DEFCON (never above 5). DEFCON 1 ends the game: the phasing player loses."""
+    state.defcon = min(5, value)
+    if state.defcon <= 1:
+        loser = state.phasing
+        win(state, other(loser), DEFCON_1, f"DEFCON 1: nuclear war, {SIDE_NAMES[loser]} (phasing) loses")
+
+
+def degrade_defcon(state: TSState, by: int = 1) -> None:
+    set_defcon(state, state.defcon - by)
+
+
+def score_region(state: TSState, region: str, *, shuttle: bool = False) -> tuple[int, int, int]:
+    """``(us_vp, ussr_vp, europe_winner)`` for scoring ``region`` now (rule 10.1; map.md §6).
+    ``europe_winner`` is the side controlling Europe (an automatic win) or NOBODY."""
+    countries = M.REGION_COUNTRIES[region]
+    presence, domination, control = M.SCORING[region]
+    formosan = region == M.ASIA and state.has("formosan_resolution")
+    taiwan = M.INDEX["taiwan"]
+    counts = []
+    for side in (US, USSR):
+        total = bgs = 0
+        bonus = 0
+        for c in countries:
+            if not controls(state, side, c):
+                continue
+            total += 1
+            battleground = BATTLEGROUND[c] or (formosan and side == US and c == taiwan)
+            if battleground:
+                bgs += 1
+            if M.COUNTRIES[c].id in M.ADJACENCY_BONUS[SIDE_NAMES[side]]:
+                bonus += 1
+        counts.append((total, bgs, bonus))
+    all_bgs = sum(
+        1 for c in countries if BATTLEGROUND[c] or (formosan and c == taiwan and controls(state, US, c))
+    )
+    result = [0, 0]
+    europe_winner = NOBODY
+    for i, side in enumerate((US, USSR)):
+        total, bgs, bonus = counts[i]
+        o_total, o_bgs, _ = counts[1 - i]
+        vp = 0
+        if total >= 1:
+            vp = presence
+        if total > o_total and bgs > o_bgs and bgs >= 1 and total - bgs >= 1:
+            vp = domination
+        if total > o_total and bgs == all_bgs and all_bgs > 0:
+            if control is None:
+                europe_winner = side
+            else:
+                vp = control
+        result[i] = vp + bgs + bonus
+    return result[0], result[1], europe_winner
+
+
+def apply_region_scoring(state: TSState, region: str, *, final: bool = False) -> None:
+    us, ussr, europe = score_region(state, region)
+    if europe != NOBODY:
+        win(state, europe, EUROPE_CONTROL, f"{SIDE_NAMES[europe]} controls Europe")
+        return
+    state.vp += us - ussr
+    if not final:
+        check_vp(state)
+
+
+def southeast_asia_scoring(state: TSState) -> tuple[int, int]:
+    """``(us_vp, ussr_vp)``: 1 per controlled SE Asian country, 2 for Thailand."""
+    result = [0, 0]
+    for country_id, value in M.SOUTHEAST_ASIA_SCORING.items():
+        owner = controller(state, M.INDEX[country_id])
+        if owner == US:
+            result[0] += value
+        elif owner == USSR:
+            result[1] += value
+    return result[0], result[1]

@@ -1,0 +1,147 @@
+"""Twilight Struggle (Deluxe edition) as a :class:`~standoff.server.core.game.Game`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.flow import StackGame, history_since
+from . import card_data as CD
+from . import map_data as M
+from . import ops as O
+from . import steps as S
+from .events import implemented
+from .events.primitives import STEPS as EVENT_STEPS
+from .rules import RULESETS, TSRules, make_rules
+from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+
+STEPS = {
+    step.name: step
+    for step in (
+        S.Setup(), S.SetupPlace(), S.Bid(), S.Turn(), S.Deal(), S.Headline(), S.HeadlineChoose(),
+        S.HeadlineReveal(), S.HeadlineResolve(), S.Event(), S.Dispose(), S.ActionRounds(),
+        S.ActionRound(), S.ArEnd(), S.CardUse(), S.EndTurn(),
+        O.Influence(), O.Realign(), O.RealignRoll(), O.Coup(), O.CoupRoll(), O.SpaceRoll(),
+        *EVENT_STEPS,
+    )
+}
+
+
+def card_name(card: int) -> str:
+    return CD.CARD_BY_NUMBER[card].id
+
+
+class TwilightStruggle(StackGame):
+    """The referee's rules object for Twilight Struggle."""
+
+    name = "twilight-struggle"
+    rules_version = "1"
+    rulesets = RULESETS
+    steps = STEPS
+
+    def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> TSRules:
+        return make_rules(ruleset, options, implemented=implemented())
+
+    def new_state(self, rules: TSRules | None = None) -> TSState:
+        state = TSState(rules or self.rules(), len(M.COUNTRIES))
+        state.stack = [("setup",)]
+        return state
+
+    def view(self, state: TSState, role: str, history_from: int = 0) -> dict[str, Any]:
+        """What ``role`` may see: its own hand, the other hand's size, the whole board, the
+        public piles (discard, removed; the draw pile's size), lasting effects, the headline
+        once revealed (its own at once), and the history as it saw it."""
+        roles = state.rules.roles
+        me = roles.index(role)
+        them = other(me)
+        revealed = not any(f[0] in ("headline_choose",) for f in state.stack) and any(
+            f[0] in ("headline_resolve", "action_rounds", "action_round") for f in state.stack
+        )
+        decision = state.pending if state.pending is not None else self.decision(state)
+        return {
+            "game": self.name,
+            "role": role,
+            "turn": state.turn,
+            "action_round": state.ar,
+            "phasing": roles[state.phasing],
+            "step": decision.step if decision is not None else None,
+            "vp": state.vp,
+            "defcon": state.defcon,
+            "military_ops": dict(zip(roles, state.milops, strict=True)),
+            "space": dict(zip(roles, state.space, strict=True)),
+            "hand": [card_name(c) for c in state.hands[me]],
+            "opponent_hand_size": len(state.hands[them]),
+            "china_card": {
+                "holder": roles[state.china] if state.china != NOBODY else None,
+                "face_up": state.china_face_up,
+            },
+            "headline": {
+                roles[s]: card_name(state.headline[s])
+                for s in (USSR, US)
+                if state.headline[s] and (s == me or revealed)
+            },
+            "influence": {
+                c.id: {"us": state.inf[US][i], "ussr": state.inf[USSR][i]}
+                for i, c in enumerate(M.COUNTRIES)
+                if state.inf[US][i] or state.inf[USSR][i]
+            },
+            "deck_size": len(state.deck),
+            "discard": [card_name(c) for c in state.discard],
+            "removed": [card_name(c) for c in state.removed],
+            "effects": sorted(state.effects),
+            "events_played": sorted(card_name(c) for c in state.events_played),
+            "history_from": history_from,
+            "history": [
+                [e.number, e.role, e.step, e.seen_by(role)] for e in history_since(state.history, history_from)
+            ],
+        }
+
+    def determinize(self, state: TSState, role: str, rng: random.Random) -> TSState:
+        """Re-deal what ``role`` cannot see: the other hand and the draw pile (a chosen but
+        unrevealed headline of the other side stays, since its card left the hand)."""
+        me = state.rules.roles.index(role)
+        them = other(me)
+        new = state.copy()
+        pool = list(state.deck) + list(state.hands[them])
+        rng.shuffle(pool)
+        size = len(state.hands[them])
+        new.hands[them] = tuple(sorted(pool[:size]))
+        new.deck = tuple(sorted(pool[size:]))
+        if not (new.headline[them] and me != them):
+            pass
+        new.pending = None
+        return new
+
+    def render(self, state: TSState) -> str:
+        roles = state.rules.roles
+        lines = [
+            f"turn {state.turn} AR {state.ar}, {roles[state.phasing]} phasing; VP {state.vp:+d} "
+            f"(+ = US), DEFCON {state.defcon}, milops US {state.milops[US]} USSR {state.milops[USSR]}, "
+            f"space US {state.space[US]} USSR {state.space[USSR]}"
+        ]
+        for region in M.REGIONS:
+            cells = []
+            for i in M.REGION_COUNTRIES[region]:
+                us, ussr = state.inf[US][i], state.inf[USSR][i]
+                if us or ussr:
+                    mark = {US: "*US", USSR: "*SU"}.get(_controller(state, i), "")
+                    cells.append(f"{M.COUNTRIES[i].name} {us}/{ussr}{mark}")
+            lines.append(f"  {region}: " + (", ".join(cells) or "-"))
+        for side in (USSR, US):
+            lines.append(f"  {roles[side]} hand: " + " ".join(card_name(c) for c in state.hands[side]))
+        holder = roles[state.china] if state.china != NOBODY else "nobody"
+        lines.append(f"  China Card: {holder} ({'face up' if state.china_face_up else 'face down'}); "
+                     f"deck {len(state.deck)}, discard {len(state.discard)}, removed {len(state.removed)}")
+        if state.effects:
+            lines.append("  effects: " + ", ".join(sorted(state.effects)))
+        return "\n".join(lines)
+
+
+def _controller(state: TSState, country: int) -> int:
+    from .board import controller
+
+    return controller(state, country)
+
+
+_ = SIDE_NAMES

@@ -1,0 +1,346 @@
+"""Operations: influence placement, realignment rolls, coups and the space race (map.md §5, §7).
+
+Ops values and their modifiers (cards.md §6): printed value → Containment / Brezhnev (+1, not
+above 4) and Red Scare/Purge (−1, not below 1) → The China Card's +1 when every point goes to
+Asia → Vietnam Revolts' +1 (USSR) when every point goes to Southeast Asia. The two conditional
+bonuses are tracked while the points are spent: a point spent outside Asia (or Southeast Asia)
+forfeits the bonus that needed it.
+"""
+
+from __future__ import annotations
+
+from ...core.flow import Step, log
+from ...core.game import CHANCE, make_decision
+from . import board as B
+from . import card_data as CD
+from . import map_data as M
+from .state import SIDE_NAMES, US, USSR, TSState, other
+from .steps import CHINA, DIE_OPTIONS, DONE, country_options, role
+
+N = len(M.COUNTRIES)
+EUROPE = frozenset(M.REGION_COUNTRIES[M.EUROPE])
+MIDDLE_EAST = frozenset(M.REGION_COUNTRIES[M.MIDDLE_EAST])
+ASIA = B.ASIA
+SOUTHEAST_ASIA = B.SOUTHEAST_ASIA
+OWN_SPACE = {
+    US: frozenset(M.INDEX[c] for c in M.SUPERPOWER_NEIGHBOURS["us"]),
+    USSR: frozenset(M.INDEX[c] for c in M.SUPERPOWER_NEIGHBOURS["ussr"]),
+}
+JAPAN = M.INDEX["japan"]
+FRANCE = M.INDEX["france"]
+WEST_GERMANY = M.INDEX["west_germany"]
+
+#: Space race boxes 1..8: (ops needed, highest succeeding roll, VP first, VP second)
+SPACE = {
+    1: (2, 3, 2, 1), 2: (2, 4, 0, 0), 3: (2, 3, 2, 0), 4: (2, 4, 0, 0),
+    5: (3, 3, 3, 1), 6: (3, 4, 0, 0), 7: (3, 3, 4, 2), 8: (4, 2, 2, 0),
+}
+
+
+def ops_value(state: TSState, side: int, card: int) -> int:
+    """The card's Operations for ``side`` with the lasting modifiers (not the Asia bonuses)."""
+    value = 4 if card == CHINA else CD.CARD_BY_NUMBER[card].ops
+    bonus = "containment:turn" if side == US else "brezhnev_doctrine:turn"
+    if state.has(bonus) and value < 4:
+        value += 1
+    if state.has(f"red_scare:{SIDE_NAMES[side]}:turn"):
+        value = max(1, value - 1)
+    return value
+
+
+def _bonuses(state: TSState, side: int, card: int) -> tuple[bool, bool]:
+    """(China Card Asia bonus, Vietnam Revolts Southeast Asia bonus) available for this play."""
+    return card == CHINA, side == USSR and state.has("vietnam_revolts:turn")
+
+
+# -- legality ------------------------------------------------------------------------------------
+
+
+def defcon_allows(state: TSState, country: int) -> bool:
+    """DEFCON's geographic ban on coups and realignments (map.md §8)."""
+    defcon = state.defcon
+    if defcon <= 4 and country in EUROPE:
+        return False
+    if defcon <= 3 and country in ASIA:
+        return False
+    return not (defcon <= 2 and country in MIDDLE_EAST)
+
+
+def protected(state: TSState, side: int, country: int) -> bool:
+    """Lasting events that put a country off limits to ``side``'s coups and realignments."""
+    if side != USSR:
+        return False
+    if country == JAPAN and state.has("us_japan_pact"):
+        return True
+    if state.has("nato") and country in EUROPE and B.controls(state, US, country):
+        if country == FRANCE and state.has("de_gaulle"):
+            return False
+        if country == WEST_GERMANY and state.has("willy_brandt"):
+            return False
+        return True
+    return False
+
+
+def coup_targets(state: TSState, side: int, card: int | None = None, *, free: bool = False,
+                 among=None) -> list[int]:
+    enemy = other(side)
+    found = []
+    for c in among if among is not None else range(N):
+        if state.inf[enemy][c] <= 0 or protected(state, side, c):
+            continue
+        if not free and not defcon_allows(state, c):
+            continue
+        if side == USSR and c in EUROPE and state.has("the_reformer"):
+            continue
+        found.append(c)
+    return found
+
+
+def realign_targets(state: TSState, side: int, card: int | None = None, *, free: bool = False,
+                    among=None) -> list[int]:
+    enemy = other(side)
+    return [
+        c for c in (among if among is not None else range(N))
+        if state.inf[enemy][c] > 0 and not protected(state, side, c) and (free or defcon_allows(state, c))
+    ]
+
+
+def space_allowed(state: TSState, side: int, value: int) -> bool:
+    box = state.space[side] + 1
+    if box > 8:
+        return False
+    attempts = 2 if _ability(state, 2) == side else 1
+    return state.space_attempts[side] < attempts and value >= SPACE[box][0]
+
+
+def _ability(state: TSState, box: int) -> int:
+    from .steps import space_ability
+
+    return space_ability(state, box)
+
+
+def placement_eligible(state: TSState, side: int) -> tuple[int, ...]:
+    """Countries where ``side`` may place influence by operations this action round: those it
+    has influence in, their neighbours, and the neighbours of its own superpower space."""
+    mine = state.inf[side]
+    eligible = set(OWN_SPACE[side])
+    for c in range(N):
+        if mine[c] > 0:
+            eligible.add(c)
+            eligible.update(M.NEIGHBOURS[c])
+    return tuple(sorted(eligible))
+
+
+# -- pushing an operation ------------------------------------------------------------------------
+
+
+def push_operations(state: TSState, side: int, card: int, kind: str, *, value: int | None = None,
+                    free: bool = False) -> None:
+    """Push the frames that spend ``card``'s ops on ``kind`` (influence / realign / coup).
+    ``value`` overrides the card's ops (events granting N Operations); ``free`` marks event
+    coups/realignments (no DEFCON geography, no military ops)."""
+    if value is None:
+        value = ops_value(state, side, card)
+        china, vietnam = _bonuses(state, side, card)
+    else:
+        china, vietnam = False, False
+    left = value + china + vietnam
+    if kind == "influence":
+        state.stack.append(("influence", side, left, china, vietnam, placement_eligible(state, side)))
+    elif kind == "realign":
+        state.stack.append(("realign", side, left, china, vietnam, free))
+    else:
+        state.stack.append(("coup", side, value, china, vietnam, free, card))
+
+
+def push_space(state: TSState, side: int, card: int) -> None:
+    state.space_attempts[side] += 1
+    state.stack.append(("space_roll", side))
+
+
+def _usable(left: int, asia_bonus: bool, sea_bonus: bool, country: int) -> int:
+    """Points usable in ``country``: a bonus that needs Asia (Southeast Asia) is not usable
+    outside it."""
+    usable = left
+    if asia_bonus and country not in ASIA:
+        usable -= 1
+    if sea_bonus and country not in SOUTHEAST_ASIA:
+        usable -= 1
+    return usable
+
+
+def _spend(left: int, asia_bonus: bool, sea_bonus: bool, country: int, cost: int) -> tuple[int, bool, bool]:
+    if asia_bonus and country not in ASIA:
+        left, asia_bonus = left - 1, False
+    if sea_bonus and country not in SOUTHEAST_ASIA:
+        left, sea_bonus = left - 1, False
+    return left - cost, asia_bonus, sea_bonus
+
+
+def influence_cost(state: TSState, side: int, country: int) -> int:
+    return 2 if B.controls(state, other(side), country) else 1
+
+
+class Influence(Step):
+    """Place influence one marker per decision; the cost (2 in enemy-controlled countries) is
+    taken at each placement, so it falls as soon as control changes."""
+
+    name = "influence"
+
+    def run(self, game, state, frame):
+        _, side, left, asia, sea, eligible = frame
+        options = [
+            c for c in eligible
+            if influence_cost(state, side, c) <= _usable(left, asia, sea, c)
+        ]
+        if not options:
+            state.stack.pop()
+            return None
+        return make_decision(role(state, side), "influence", f"place influence ({left} ops left)",
+                             country_options(options))
+
+    def choose(self, game, state, frame, option):
+        _, side, left, asia, sea, eligible = frame
+        c = option.value
+        left, asia, sea = _spend(left, asia, sea, c, influence_cost(state, side, c))
+        state.inf[side][c] += 1
+        state.stack[-1] = ("influence", side, left, asia, sea, eligible)
+
+
+class Realign(Step):
+    """Realignment rolls, one op each, one target at a time (or ``done``)."""
+
+    name = "realign"
+
+    def run(self, game, state, frame):
+        _, side, left, asia, sea, free = frame
+        targets = [c for c in realign_targets(state, side, free=free) if _usable(left, asia, sea, c) >= 1]
+        if not targets:
+            state.stack.pop()
+            return None
+        options = country_options(targets) + (DONE,)
+        return make_decision(role(state, side), "realign", f"realignment target ({left} ops left)", options)
+
+    def choose(self, game, state, frame, option):
+        _, side, left, asia, sea, free = frame
+        if option.value is None:
+            state.stack.pop()
+            return
+        c = option.value
+        left, asia, sea = _spend(left, asia, sea, c, 1)
+        state.stack[-1] = ("realign", side, left, asia, sea, free)
+        state.stack.append(("realign_roll", side, c, 0))
+
+
+def realign_modifier(state: TSState, side: int, country: int) -> int:
+    mod = sum(1 for n in M.NEIGHBOURS[country] if B.controls(state, side, n))
+    if state.inf[side][country] > state.inf[other(side)][country]:
+        mod += 1
+    if country in OWN_SPACE[side]:
+        mod += 1
+    if side == US and state.has("iran_contra:turn"):
+        mod -= 1
+    return mod
+
+
+class RealignRoll(Step):
+    """Two chance dice: the realigning side's, then the other's."""
+
+    name = "realign_roll"
+
+    def run(self, game, state, frame):
+        return make_decision(CHANCE, "die", "realignment die", DIE_OPTIONS)
+
+    def choose(self, game, state, frame, option):
+        _, side, c, first = frame
+        if not first:
+            state.stack[-1] = ("realign_roll", side, c, option.value)
+            return
+        state.stack.pop()
+        mine = first + realign_modifier(state, side, c)
+        theirs = option.value + realign_modifier(state, other(side), c)
+        if mine > theirs:
+            loser = other(side)
+        elif theirs > mine:
+            loser = side
+        else:
+            return
+        state.inf[loser][c] = max(0, state.inf[loser][c] - abs(mine - theirs))
+
+
+class Coup(Step):
+    """Choose the coup target (must hold enemy influence)."""
+
+    name = "coup"
+
+    def run(self, game, state, frame):
+        _, side, value, china, vietnam, free, card = frame
+        targets = coup_targets(state, side, free=free)
+        if not targets:
+            state.stack.pop()
+            return None
+        return make_decision(role(state, side), "coup", f"coup target ({value} ops)", country_options(targets))
+
+    def choose(self, game, state, frame, option):
+        _, side, value, china, vietnam, free, card = frame
+        c = option.value
+        ops = value + (china and c in ASIA) + (vietnam and c in SOUTHEAST_ASIA)
+        state.stack[-1] = ("coup_roll", side, c, ops, free)
+
+
+def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *, free: bool) -> None:
+    """Coup arithmetic, military ops credit and DEFCON (map.md §5); Cuban Missile Crisis kills."""
+    if state.has(f"cuban_missile_crisis:{SIDE_NAMES[side]}:turn"):
+        B.win(state, other(side), B.MISSILE_CRISIS, f"{SIDE_NAMES[side]} attempted a coup during the Cuban Missile Crisis")
+        return
+    modifier = -1 if state.has("salt:turn") else 0
+    result = roll + ops + modifier - 2 * B.STABILITY[country]
+    enemy = other(side)
+    if result > 0:
+        removed = min(result, state.inf[enemy][country])
+        state.inf[enemy][country] -= removed
+        state.inf[side][country] += result - removed
+    log(state, role(state, side), "coup_result", f"country:{M.COUNTRIES[country].id}:{max(result, 0)}")
+    if not free:
+        state.milops[side] = min(5, state.milops[side] + ops)
+    if B.BATTLEGROUND[country] and not (side == US and state.has("nuclear_subs:turn")):
+        B.degrade_defcon(state)
+
+
+class CoupRoll(Step):
+    name = "coup_roll"
+
+    def run(self, game, state, frame):
+        return make_decision(CHANCE, "die", "coup die", DIE_OPTIONS)
+
+    def choose(self, game, state, frame, option):
+        _, side, c, ops, free = frame
+        state.stack.pop()
+        resolve_coup(state, side, c, ops, option.value, free=free)
+
+
+def advance_space(state: TSState, side: int) -> None:
+    """Move ``side`` one box up the space race, with the VP of arrival."""
+    box = state.space[side] + 1
+    if box > 8:
+        return
+    state.space[side] = box
+    _, _, first, second = SPACE[box]
+    vp = first if state.space[other(side)] < box else second
+    B.add_vp(state, side, vp)
+
+
+class SpaceRoll(Step):
+    name = "space_roll"
+
+    def run(self, game, state, frame):
+        return make_decision(CHANCE, "die", "space race die", DIE_OPTIONS)
+
+    def choose(self, game, state, frame, option):
+        side = frame[1]
+        state.stack.pop()
+        box = state.space[side] + 1
+        if option.value <= SPACE[box][1]:
+            advance_space(state, side)
+            log(state, role(state, side), "space_race", f"box:{state.space[side]}")
+

@@ -1,0 +1,560 @@
+"""The turn of Twilight Struggle as small named steps (map.md §10-12; cards.md §5).
+
+Frames are tuples ``(step_name, *args)``. Set-up: ``setup`` → ``deal`` → ``setup_place`` (USSR 6,
+then US 7) → optional ``bid``. A turn: ``turn`` (DEFCON +1, deck additions) → ``deal`` →
+``headline`` → ``action_round`` × 6/7 per side → ``end_turn``. Playing a card: ``action_round``
+(which card) → ``card_use`` (event / influence / realign / coup / space, and for an opponent's card
+whether its event comes first or after) → the operation's steps (:mod:`.ops`) and/or the event's
+(:mod:`.events`) → ``dispose`` (discard or remove the card).
+
+Option keys: ``card:<id>`` (cards), ``country:<id>``, ``use:event``, ``use:influence``,
+``use:influence:event_first`` ..., ``die:N`` (chance), ``done``.
+"""
+
+from __future__ import annotations
+
+from ...core.flow import Step, log
+from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
+from . import board as B
+from . import card_data as CD
+from . import map_data as M
+from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+
+CARD_OPTIONS: dict[int, Option] = {
+    c.number: Option(f"card:{c.id}", c.name, c.number) for c in CD.CARDS
+}
+COUNTRY_OPTIONS: tuple[Option, ...] = tuple(
+    Option(f"country:{c.id}", c.name, i) for i, c in enumerate(M.COUNTRIES)
+)
+DIE_OPTIONS: tuple[Option, ...] = tuple(Option(f"die:{n}", str(n), n) for n in range(1, 7))
+DONE = Option("done", "stop here", None)
+CHINA = CD.CHINA_CARD
+UN_INTERVENTION = 32
+DEFECTORS = 103
+
+
+def card_options(cards) -> tuple[Option, ...]:
+    return tuple(CARD_OPTIONS[c] for c in cards)
+
+
+def country_options(countries) -> tuple[Option, ...]:
+    return tuple(COUNTRY_OPTIONS[c] for c in countries)
+
+
+def role(state: TSState, side: int) -> str:
+    return state.rules.roles[side]
+
+
+def card_side(card: int) -> int | None:
+    """The side whose event a card carries, or None for a neutral card."""
+    side = CD.CARD_BY_NUMBER[card].side
+    return US if side == CD.US else USSR if side == CD.USSR else None
+
+
+def hand_size(state: TSState) -> int:
+    return 8 if state.turn <= 3 else 9
+
+
+def remove_from_hand(state: TSState, side: int, card: int) -> None:
+    hand = state.hands[side]
+    i = hand.index(card)
+    state.hands[side] = hand[:i] + hand[i + 1 :]
+
+
+def add_to_hand(state: TSState, side: int, card: int) -> None:
+    state.hands[side] = tuple(sorted(state.hands[side] + (card,)))
+
+
+def space_ability(state: TSState, box: int) -> int:
+    """The side holding the ability of space box ``box`` (first there, alone), or NOBODY."""
+    for side in (USSR, US):
+        if state.space[side] >= box and state.space[other(side)] < box:
+            return side
+    return NOBODY
+
+
+# -- set-up --------------------------------------------------------------------------------------
+
+
+class Setup(Step):
+    name = "setup"
+
+    def run(self, game, state: TSState, frame) -> Decision | None:
+        rules = state.rules
+        for i, country in enumerate(M.COUNTRIES):
+            state.inf[US][i] = country.start_us
+            state.inf[USSR][i] = country.start_ussr
+        state.deck = tuple(
+            n for n in CD.EARLY_WAR if rules.optional_cards or n not in CD.OPTIONAL_CARDS
+        )
+        state.turn = 1
+        if rules.chinese_civil_war:
+            state.china = NOBODY
+        stack = state.stack
+        stack.pop()
+        # run from the end: deal, USSR places 6, US places 7, bid, then turn 1 goes on
+        stack.append(("end_turn",))
+        stack.append(("action_rounds",))
+        stack.append(("headline",))
+        if rules.bid_side is not None:
+            stack.append(("bid", SIDE_NAMES.index(rules.bid_side), rules.bid))
+        stack.append(("setup_place", US, M.SETUP["us_free"][0], M.SETUP["us_free"][1]))
+        stack.append(("setup_place", USSR, M.SETUP["ussr_free"][0], M.SETUP["ussr_free"][1]))
+        stack.append(("deal",))
+        return None
+
+
+class SetupPlace(Step):
+    """The free set-up influence, one point per decision."""
+
+    name = "setup_place"
+
+    def run(self, game, state, frame):
+        _, side, left, subregion = frame
+        if left == 0:
+            state.stack.pop()
+            return None
+        return make_decision(
+            role(state, side), "setup_place", f"place set-up influence in {subregion} ({left} left)",
+            country_options(M.SUBREGION_COUNTRIES[subregion]),
+        )
+
+    def choose(self, game, state, frame, option):
+        _, side, left, subregion = frame
+        state.inf[side][option.value] += 1
+        state.stack[-1] = ("setup_place", side, left - 1, subregion)
+
+
+class Bid(Step):
+    """Bid influence: only where the side already has influence (map.md §4.6)."""
+
+    name = "bid"
+
+    def run(self, game, state, frame):
+        _, side, left = frame
+        if left == 0:
+            state.stack.pop()
+            return None
+        places = [i for i in range(len(M.COUNTRIES)) if state.inf[side][i] > 0]
+        return make_decision(role(state, side), "bid", f"place bid influence ({left} left)", country_options(places))
+
+    def choose(self, game, state, frame, option):
+        _, side, left = frame
+        state.inf[side][option.value] += 1
+        state.stack[-1] = ("bid", side, left - 1)
+
+
+# -- the turn ------------------------------------------------------------------------------------
+
+
+class Turn(Step):
+    name = "turn"
+
+    def run(self, game, state, frame):
+        rules = state.rules
+        state.turn += 1
+        state.ar = 0
+        if state.defcon < 5:
+            B.set_defcon(state, state.defcon + 1)
+        if state.turn == 4:
+            state.deck = tuple(sorted(state.deck + _period_cards(state, CD.MID_WAR)))
+        elif state.turn == 8:
+            state.deck = tuple(sorted(state.deck + _period_cards(state, CD.LATE_WAR)))
+        stack = state.stack
+        stack.pop()
+        stack.append(("end_turn",))
+        stack.append(("action_rounds",))
+        stack.append(("headline",))
+        stack.append(("deal",))
+        return None
+
+
+def _period_cards(state: TSState, cards) -> tuple[int, ...]:
+    return tuple(n for n in cards if state.rules.optional_cards or n not in CD.OPTIONAL_CARDS)
+
+
+class Deal(Step):
+    """Draw up to the hand size, alternately, USSR first; reshuffle the discards when the draw
+    pile runs out. A draw is a chance decision seen only by the drawer."""
+
+    name = "deal"
+    hidden = True
+
+    def _next(self, state: TSState) -> int:
+        size = hand_size(state)
+        need = [side for side in (USSR, US) if len(state.hands[side]) < size]
+        if not need:
+            return NOBODY
+        if len(need) == 2 and len(state.hands[US]) < len(state.hands[USSR]):
+            return US
+        return need[0]
+
+    def run(self, game, state, frame):
+        side = self._next(state)
+        if side != NOBODY and not state.deck and state.discard:
+            state.deck, state.discard = tuple(sorted(state.discard)), ()
+            log(state, CHANCE, "reshuffle", f"deck:{len(state.deck)}")
+        if side == NOBODY or not state.deck:
+            state.stack.pop()
+            return None
+        return make_decision(CHANCE, "deal", f"deal a card to {SIDE_NAMES[side]}", card_options(state.deck))
+
+    def choose(self, game, state, frame, option):
+        side = self._next(state)
+        deck = state.deck
+        i = deck.index(option.value)
+        state.deck = deck[:i] + deck[i + 1 :]
+        add_to_hand(state, side, option.value)
+
+    def visibility(self, state, frame, decision, option):
+        return (role(state, self._next(state)),), "card:hidden"
+
+
+# -- headline ------------------------------------------------------------------------------------
+
+
+class Headline(Step):
+    """Both choose secretly, revealed together; with the Man-in-Earth-Orbit ability the other
+    side chooses first, visibly (map.md §11)."""
+
+    name = "headline"
+
+    def run(self, game, state, frame):
+        state.headline = [0, 0]
+        stack = state.stack
+        stack.pop()
+        stack.append(("headline_reveal",))
+        seer = space_ability(state, 4)
+        if seer == NOBODY:
+            stack.append(("headline_choose", US, False))
+            stack.append(("headline_choose", USSR, False))
+        else:
+            stack.append(("headline_choose", seer, False))
+            stack.append(("headline_choose", other(seer), True))
+        return None
+
+
+class HeadlineChoose(Step):
+    name = "headline_choose"
+    hidden = True
+
+    def run(self, game, state, frame):
+        _, side, public = frame
+        cards = [c for c in state.hands[side] if CD.CARD_BY_NUMBER[c].headline]
+        if not cards:
+            state.stack.pop()
+            return None
+        return make_decision(role(state, side), "headline", "choose your headline card", card_options(cards))
+
+    def choose(self, game, state, frame, option):
+        _, side, public = frame
+        remove_from_hand(state, side, option.value)
+        state.headline[side] = option.value
+        state.stack.pop()
+
+    def visibility(self, state, frame, decision, option):
+        if frame[2]:
+            return None
+        return (decision.role,), "card:hidden"
+
+
+class HeadlineReveal(Step):
+    name = "headline_reveal"
+
+    def run(self, game, state, frame):
+        stack = state.stack
+        stack.pop()
+        cards = state.headline
+        for side in (USSR, US):
+            if cards[side]:
+                log(state, role(state, side), "headline_reveal", CARD_OPTIONS[cards[side]].key)
+        order = [side for side in (US, USSR) if cards[side]]
+        if cards[US] == DEFECTORS and cards[USSR]:
+            # Defectors headlined by the US cancels the USSR headline (discarded, no event).
+            state.discard = state.discard + (cards[USSR],)
+            log(state, role(state, US), "headline_cancel", CARD_OPTIONS[cards[USSR]].key)
+            order = [US]
+
+        def rank(side: int) -> tuple[int, int]:
+            card = CD.CARD_BY_NUMBER[cards[side]]
+            return (0 if card.scoring else 1, card.ops, 1 if side == US else 0)
+
+        order.sort(key=rank, reverse=True)
+        for side in reversed(order):
+            stack.append(("headline_resolve", side))
+        return None
+
+
+class HeadlineResolve(Step):
+    name = "headline_resolve"
+
+    def run(self, game, state, frame):
+        side = frame[1]
+        card = state.headline[side]
+        state.stack.pop()
+        state.phasing = side
+        play_event_for(state, card, side, dispose=True)
+        return None
+
+
+def event_player(card: int, player: int) -> int:
+    """Who carries out the event of ``card`` played by ``player``: its owner, or the player for
+    a neutral card."""
+    owner = card_side(card)
+    return player if owner is None else owner
+
+
+def play_event_for(state: TSState, card: int, player: int, *, dispose: bool) -> None:
+    """Push the event of ``card`` (carried out by its owner, or ``player`` for neutral cards),
+    followed by disposal of the card when ``dispose``."""
+    from .events import event_playable
+
+    actor = event_player(card, player)
+    playable = event_playable(state, card, actor)
+    if dispose:
+        starred = CD.CARD_BY_NUMBER[card].removed
+        state.stack.append(("dispose", card, bool(playable and starred)))
+    if playable:
+        state.stack.append(("event", card, actor))
+    else:
+        log(state, role(state, actor), "event_blocked", CARD_OPTIONS[card].key)
+
+
+class Event(Step):
+    name = "event"
+
+    def run(self, game, state, frame):
+        from .events import EVENTS
+
+        _, card, actor = frame
+        state.stack.pop()
+        state.events_played = state.events_played | {card}
+        log(state, role(state, actor), "event", CARD_OPTIONS[card].key)
+        EVENTS[card].fn(state, actor)
+        return None
+
+
+class Dispose(Step):
+    """A played card goes to the discard pile, or out of the game when its event (starred) was
+    carried out. The China Card passes face down to the opponent instead."""
+
+    name = "dispose"
+
+    def run(self, game, state, frame):
+        _, card, remove = frame
+        state.stack.pop()
+        if card == CHINA:
+            return None
+        if remove:
+            state.removed = state.removed + (card,)
+        else:
+            state.discard = state.discard + (card,)
+        return None
+
+
+# -- action rounds -------------------------------------------------------------------------------
+
+
+class ActionRounds(Step):
+    name = "action_rounds"
+
+    def run(self, game, state, frame):
+        rounds = 6 if state.turn <= 3 else 7
+        stack = state.stack
+        stack.pop()
+        extra = space_ability(state, 8)
+        if extra != NOBODY:
+            stack.append(("action_round", rounds + 1, extra))
+        for ar in range(rounds, 0, -1):
+            stack.append(("action_round", ar, US))
+            stack.append(("action_round", ar, USSR))
+        return None
+
+
+def playable_cards(state: TSState, side: int) -> list[int]:
+    cards = list(state.hands[side])
+    if state.china == side and state.china_face_up:
+        cards.append(CHINA)
+    return cards
+
+
+class ActionRound(Step):
+    name = "action_round"
+
+    def run(self, game, state, frame):
+        _, ar, side = frame
+        state.ar = ar
+        state.phasing = side
+        cards = playable_cards(state, side)
+        if not cards or cards == [CHINA] and not state.hands[side]:
+            # No cards: the player sits out (The China Card is never forced).
+            state.stack.pop()
+            return None
+        return make_decision(role(state, side), "action_round", f"action round {ar}: play a card",
+                             card_options(cards))
+
+    def choose(self, game, state, frame, option):
+        _, ar, side = frame
+        card = option.value
+        state.stack.pop()
+        if card == CHINA:
+            state.china = other(side)
+            state.china_face_up = False
+            if side == US:
+                state.drop_effect("formosan_resolution")
+        else:
+            remove_from_hand(state, side, card)
+        state.stack.append(("ar_end", side, state.defcon))
+        state.stack.append(("card_use", card, side))
+
+
+class ArEnd(Step):
+    """After an action round: NORAD (#106) adds 1 US influence if DEFCON moved to 2 during the
+    round and the US controls Canada (cards.md §8)."""
+
+    name = "ar_end"
+
+    def run(self, game, state, frame):
+        _, side, defcon_before = frame
+        state.stack.pop()
+        if (
+            state.has("norad") and state.defcon == 2 and defcon_before != 2
+            and B.controls(state, US, M.INDEX["canada"])
+        ):
+            from .events.primitives import place
+
+            place(state, US, 1, [c for c in range(len(M.COUNTRIES)) if state.inf[US][c] > 0])
+        return None
+
+
+USE_OPTIONS = {
+    name: Option(f"use:{name}", label, name)
+    for name, label in (
+        ("event", "play the event"),
+        ("influence", "operations: place influence"),
+        ("realign", "operations: realignment rolls"),
+        ("coup", "operations: a coup"),
+        ("space", "space race attempt"),
+        ("influence:event_first", "opponent's event first, then place influence"),
+        ("influence:event_after", "place influence, then the opponent's event"),
+        ("realign:event_first", "opponent's event first, then realignment rolls"),
+        ("realign:event_after", "realignment rolls, then the opponent's event"),
+        ("coup:event_first", "opponent's event first, then a coup"),
+        ("coup:event_after", "a coup, then the opponent's event"),
+    )
+}
+
+
+class CardUse(Step):
+    """How the chosen card is played (cards.md §5.1)."""
+
+    name = "card_use"
+
+    def run(self, game, state, frame):
+        from . import ops
+        from .events import event_playable
+
+        _, card, side = frame
+        data = CD.CARD_BY_NUMBER[card]
+        options = []
+        if data.scoring:
+            options.append(USE_OPTIONS["event"])
+        else:
+            owner = card_side(card)
+            value = ops.ops_value(state, side, card)
+            mine = owner is None or owner == side
+            if mine and card != CHINA and event_playable(state, card, side):
+                options.append(USE_OPTIONS["event"])
+            uses = ["influence"]
+            if ops.realign_targets(state, side, card):
+                uses.append("realign")
+            if ops.coup_targets(state, side, card):
+                uses.append("coup")
+            for use in uses:
+                if mine:
+                    options.append(USE_OPTIONS[use])
+                else:
+                    options.append(USE_OPTIONS[f"{use}:event_first"])
+                    options.append(USE_OPTIONS[f"{use}:event_after"])
+            if ops.space_allowed(state, side, value):
+                options.append(USE_OPTIONS["space"])
+        return make_decision(role(state, side), "card_use", f"how to play {data.name}", tuple(options))
+
+    def choose(self, game, state, frame, option):
+        from . import ops
+
+        _, card, side = frame
+        stack = state.stack
+        stack.pop()
+        use = option.value
+        if use == "event":
+            play_event_for(state, card, side, dispose=True)
+            return
+        if use == "space":
+            stack.append(("dispose", card, False))
+            ops.push_space(state, side, card)
+            return
+        kind, _, order = use.partition(":")
+        if card == DEFECTORS and side == USSR:
+            B.add_vp(state, US, 1)  # Defectors played by the USSR for operations
+        stack.append(("dispose", card, False))
+        if order == "event_after":
+            play_event_for(state, card, side, dispose=False)
+        ops.push_operations(state, side, card, kind)
+        if order == "event_first":
+            play_event_for(state, card, side, dispose=False)
+
+
+# -- end of turn ---------------------------------------------------------------------------------
+
+
+class EndTurn(Step):
+    name = "end_turn"
+
+    def run(self, game, state, frame):
+        rules = state.rules
+        # Held scoring cards first (designer ruling, map.md §15), then military operations.
+        holders = [s for s in (USSR, US) if any(CD.CARD_BY_NUMBER[c].scoring for c in state.hands[s])]
+        if len(holders) == 2:
+            state.outcome = Outcome.draw(rules.roles, B.HELD_SCORING_CARD, "both sides held a scoring card")
+            return None
+        if holders:
+            loser = holders[0]
+            B.win(state, other(loser), B.HELD_SCORING_CARD, f"{SIDE_NAMES[loser]} held a scoring card")
+            return None
+        for side in (USSR, US):
+            short = max(0, state.defcon - state.milops[side])
+            if short:
+                B.add_vp(state, other(side), short, check=False)
+                log(state, role(state, side), "military_ops_shortfall", f"vp:{short}")
+        B.check_vp(state)
+        if state.outcome is not None:
+            return None
+        state.milops = [0, 0]
+        state.space_attempts = [0, 0]
+        state.effects = frozenset(e for e in state.effects if not e.endswith(":turn"))
+        state.china_face_up = True
+        state.stack.pop()
+        if state.turn >= rules.end_turn:
+            final_scoring(state)
+            return None
+        state.stack.append(("turn",))
+        return None
+
+
+def final_scoring(state: TSState) -> None:
+    """Score all six regions (Europe control still wins), the China Card's holder +1 VP, then the
+    VP sign decides; 20 VP is not an automatic win here (map.md §12)."""
+    for region in M.REGIONS:
+        B.apply_region_scoring(state, region, final=True)
+        if state.outcome is not None:
+            return
+    if state.china != NOBODY:
+        B.add_vp(state, state.china, 1, check=False)
+    roles = state.rules.roles
+    if state.vp > 0:
+        state.outcome = Outcome.win(roles, "us", B.FINAL_SCORING, f"final scoring: US ahead by {state.vp} VP")
+    elif state.vp < 0:
+        state.outcome = Outcome.win(roles, "ussr", B.FINAL_SCORING, f"final scoring: USSR ahead by {-state.vp} VP")
+    else:
+        state.outcome = Outcome.draw(roles, B.FINAL_SCORING, "final scoring: VP level")
