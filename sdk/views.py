@@ -50,7 +50,35 @@ def _schotten_totten(view: vpb.SchottenTottenView) -> dict[str, Any]:
     }
 
 
-_CONVERTERS = {vpb.SchottenTottenView: _schotten_totten}
+def _twilight_struggle(view: vpb.TwilightStruggleView) -> dict[str, Any]:
+    return {
+        "game": "twilight-struggle",
+        "role": view.role,
+        "turn": view.turn,
+        "action_round": view.action_round,
+        "phasing": view.phasing,
+        "step": view.step or None,
+        "vp": view.vp,
+        "defcon": view.defcon,
+        "military_ops": dict(view.military_ops),
+        "space": dict(view.space),
+        "hand": list(view.hand),
+        "opponent_hand_size": view.opponent_hand_size,
+        "china_card": {"holder": view.china_card.holder or None, "face_up": view.china_card.face_up},
+        "headline": dict(view.headline),
+        "influence": {c: {"us": i.us, "ussr": i.ussr} for c, i in view.influence.items()},
+        "deck_size": view.deck_size,
+        "discard": list(view.discard),
+        "removed": list(view.removed),
+        "effects": list(view.effects),
+        "events_played": list(view.events_played),
+        "chinese_civil_war": view.chinese_civil_war,
+        "history_from": view.history_from,
+        "history": [[e.number, e.role, e.step, e.key] for e in view.history],
+    }
+
+
+_CONVERTERS = {vpb.SchottenTottenView: _schotten_totten, vpb.TwilightStruggleView: _twilight_struggle}
 
 
 def as_dict(view: Any) -> dict[str, Any]:

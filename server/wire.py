@@ -59,8 +59,43 @@ def _schotten_totten(view: dict[str, Any]) -> vpb.View:
     return msg
 
 
+def _twilight_struggle(view: dict[str, Any]) -> vpb.View:
+    msg = vpb.View()
+    ts = msg.twilight_struggle
+    ts.role = view["role"]
+    ts.turn = view["turn"]
+    ts.action_round = view["action_round"]
+    ts.phasing = view["phasing"]
+    ts.step = view["step"] or ""
+    ts.vp = view["vp"]
+    ts.defcon = view["defcon"]
+    ts.military_ops.update(view["military_ops"])
+    ts.space.update(view["space"])
+    ts.hand.extend(view["hand"])
+    ts.opponent_hand_size = view["opponent_hand_size"]
+    ts.china_card.holder = view["china_card"]["holder"] or ""
+    ts.china_card.face_up = view["china_card"]["face_up"]
+    ts.headline.update(view["headline"])
+    for country, amounts in view["influence"].items():
+        entry = ts.influence[country]
+        entry.us = amounts["us"]
+        entry.ussr = amounts["ussr"]
+    ts.deck_size = view["deck_size"]
+    ts.discard.extend(view["discard"])
+    ts.removed.extend(view["removed"])
+    ts.effects.extend(view["effects"])
+    ts.events_played.extend(view["events_played"])
+    ts.chinese_civil_war = view.get("chinese_civil_war", 0)
+    ts.history_from = view.get("history_from", 0)
+    add = ts.history.add
+    for number, role, step, key in view["history"]:
+        add(number=number, role=role, step=step, key=key)
+    return msg
+
+
 VIEW_ENCODERS: dict[str, Callable[[dict[str, Any]], vpb.View]] = {
     "schotten-totten": _schotten_totten,
+    "twilight-struggle": _twilight_struggle,
 }
 
 

@@ -261,7 +261,7 @@ def test_builtins_are_default_plugins():
         assert spec.description
     assert registry.bot("random").games == ()
     assert registry.bot("greedy").games == (ST,)
-    assert list(registry.games) == [ST]
+    assert list(registry.games) == [ST, "twilight-struggle"]
     assert registry.game(ST) is get_game(ST)
     assert registry.problems == []
     assert registry.plugin_manager is not None and registry.plugin_manager.has_plugin("standoff.bots")
@@ -395,7 +395,7 @@ def test_broken_plugins_are_skipped_and_reported(registry: Registry):
     assert list(registry.bots)[:2] == ["random", "greedy"]
     assert {"random", "greedy", "demo", "sneaky"} <= set(registry.bots)
     assert {"lonely", "dicty"}.isdisjoint(registry.bots)
-    assert list(registry.games) == [ST]
+    assert list(registry.games) == [ST, "twilight-struggle"]
 
     assert "failed to import: ModuleNotFoundError: No module named 'standoff_no_such_module_anywhere'" in _problem(
         registry, "import-error"

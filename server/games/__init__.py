@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..core.game import Game, RulesError
 from .schotten_totten import SchottenTotten
+from .twilight_struggle import TwilightStruggle
 
 GAMES: dict[str, Game] = {
     SchottenTotten.name: SchottenTotten(),
+    TwilightStruggle.name: TwilightStruggle(),
 }
 
 

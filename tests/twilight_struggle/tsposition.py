@@ -34,10 +34,12 @@ def position(
     events_played: Iterable[str] = (),
     setup_influence: bool = True,
     end_turn: int = 3,
+    rounds: int = 1,
 ) -> TSState:
     """A state at an action round of ``phasing``. ``influence`` maps country id → (us, ussr)
     and overrides the set-up influence there (set ``setup_influence=False`` to start empty).
-    Cards not in a hand are in the draw pile."""
+    Cards not in a hand are in the draw pile. ``rounds`` action rounds are pending, alternating
+    from ``phasing`` (use 2 to stop at the other side's round after a play)."""
     rules = make_rules(None, {"end_turn": str(end_turn)})  # no implemented-events check in tests
     state = TSState(rules, len(M.COUNTRIES))
     if setup_influence:
@@ -60,7 +62,10 @@ def position(
     state.phasing = SIDE[phasing]
     state.effects = frozenset(effects)
     state.events_played = frozenset(card(c) for c in events_played)
-    state.stack = [("end_turn",), ("action_round", 1, SIDE[phasing])]
+    state.stack = [("end_turn",)]
+    side = SIDE[phasing]
+    sides = [side if k % 2 == 0 else 1 - side for k in range(rounds)]
+    state.stack.extend(("action_round", 1 + k // 2, s) for k, s in reversed(list(enumerate(sides))))
     return state
 
 

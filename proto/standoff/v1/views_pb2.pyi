@@ -7,10 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class View(_message.Message):
-    __slots__ = ("schotten_totten",)
+    __slots__ = ("schotten_totten", "twilight_struggle")
     SCHOTTEN_TOTTEN_FIELD_NUMBER: _ClassVar[int]
+    TWILIGHT_STRUGGLE_FIELD_NUMBER: _ClassVar[int]
     schotten_totten: SchottenTottenView
-    def __init__(self, schotten_totten: _Optional[_Union[SchottenTottenView, _Mapping]] = ...) -> None: ...
+    twilight_struggle: TwilightStruggleView
+    def __init__(self, schotten_totten: _Optional[_Union[SchottenTottenView, _Mapping]] = ..., twilight_struggle: _Optional[_Union[TwilightStruggleView, _Mapping]] = ...) -> None: ...
 
 class HistoryEntry(_message.Message):
     __slots__ = ("number", "role", "step", "key")
@@ -143,3 +145,95 @@ class SchottenTottenDeck(_message.Message):
     size: int
     top: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, size: _Optional[int] = ..., top: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TwilightStruggleView(_message.Message):
+    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war")
+    class MilitaryOpsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class SpaceEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class HeadlineEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class InfluenceEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: TwilightStruggleInfluence
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[TwilightStruggleInfluence, _Mapping]] = ...) -> None: ...
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ROUND_FIELD_NUMBER: _ClassVar[int]
+    PHASING_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    VP_FIELD_NUMBER: _ClassVar[int]
+    DEFCON_FIELD_NUMBER: _ClassVar[int]
+    MILITARY_OPS_FIELD_NUMBER: _ClassVar[int]
+    SPACE_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CHINA_CARD_FIELD_NUMBER: _ClassVar[int]
+    HEADLINE_FIELD_NUMBER: _ClassVar[int]
+    INFLUENCE_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
+    EFFECTS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FROM_FIELD_NUMBER: _ClassVar[int]
+    CHINESE_CIVIL_WAR_FIELD_NUMBER: _ClassVar[int]
+    role: str
+    turn: int
+    action_round: int
+    phasing: str
+    step: str
+    vp: int
+    defcon: int
+    military_ops: _containers.ScalarMap[str, int]
+    space: _containers.ScalarMap[str, int]
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    opponent_hand_size: int
+    china_card: TwilightStruggleChinaCard
+    headline: _containers.ScalarMap[str, str]
+    influence: _containers.MessageMap[str, TwilightStruggleInfluence]
+    deck_size: int
+    discard: _containers.RepeatedScalarFieldContainer[str]
+    removed: _containers.RepeatedScalarFieldContainer[str]
+    effects: _containers.RepeatedScalarFieldContainer[str]
+    events_played: _containers.RepeatedScalarFieldContainer[str]
+    history: _containers.RepeatedCompositeFieldContainer[HistoryEntry]
+    history_from: int
+    chinese_civil_war: int
+    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ...) -> None: ...
+
+class TwilightStruggleChinaCard(_message.Message):
+    __slots__ = ("holder", "face_up")
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    FACE_UP_FIELD_NUMBER: _ClassVar[int]
+    holder: str
+    face_up: bool
+    def __init__(self, holder: _Optional[str] = ..., face_up: _Optional[bool] = ...) -> None: ...
+
+class TwilightStruggleInfluence(_message.Message):
+    __slots__ = ("us", "ussr")
+    US_FIELD_NUMBER: _ClassVar[int]
+    USSR_FIELD_NUMBER: _ClassVar[int]
+    us: int
+    ussr: int
+    def __init__(self, us: _Optional[int] = ..., ussr: _Optional[int] = ...) -> None: ...

@@ -11,19 +11,18 @@ from . import card_data as CD
 from . import map_data as M
 from . import ops as O
 from . import steps as S
-from .events import implemented
-from .events.primitives import STEPS as EVENT_STEPS
+from .events import event_steps, implemented
 from .rules import RULESETS, TSRules, make_rules
-from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+from .state import NOBODY, US, USSR, TSState, other
 
 STEPS = {
     step.name: step
     for step in (
         S.Setup(), S.SetupPlace(), S.Bid(), S.Turn(), S.Deal(), S.Headline(), S.HeadlineChoose(),
         S.HeadlineReveal(), S.HeadlineResolve(), S.Event(), S.Dispose(), S.ActionRounds(),
-        S.ActionRound(), S.ArEnd(), S.CardUse(), S.EndTurn(),
+        S.ActionRound(), S.ArEnd(), S.CardUse(), S.SpaceDiscard(), S.EndTurn(),
         O.Influence(), O.Realign(), O.RealignRoll(), O.Coup(), O.CoupRoll(), O.SpaceRoll(),
-        *EVENT_STEPS,
+        *event_steps(),
     )
 }
 
@@ -55,9 +54,7 @@ class TwilightStruggle(StackGame):
         roles = state.rules.roles
         me = roles.index(role)
         them = other(me)
-        revealed = not any(f[0] in ("headline_choose",) for f in state.stack) and any(
-            f[0] in ("headline_resolve", "action_rounds", "action_round") for f in state.stack
-        )
+        revealed = _headline_revealed(state)
         decision = state.pending if state.pending is not None else self.decision(state)
         return {
             "game": self.name,
@@ -91,6 +88,7 @@ class TwilightStruggle(StackGame):
             "removed": [card_name(c) for c in state.removed],
             "effects": sorted(state.effects),
             "events_played": sorted(card_name(c) for c in state.events_played),
+            "chinese_civil_war": state.ccw,
             "history_from": history_from,
             "history": [
                 [e.number, e.role, e.step, e.seen_by(role)] for e in history_since(state.history, history_from)
@@ -98,18 +96,24 @@ class TwilightStruggle(StackGame):
         }
 
     def determinize(self, state: TSState, role: str, rng: random.Random) -> TSState:
-        """Re-deal what ``role`` cannot see: the other hand and the draw pile (a chosen but
-        unrevealed headline of the other side stays, since its card left the hand)."""
+        """Re-deal what ``role`` cannot see: the other hand, the draw pile and the other side's
+        headline card while it is still secret."""
         me = state.rules.roles.index(role)
         them = other(me)
         new = state.copy()
+        secret_headline = bool(state.headline[them]) and not _headline_revealed(state)
         pool = list(state.deck) + list(state.hands[them])
+        if secret_headline:
+            pool.append(state.headline[them])
         rng.shuffle(pool)
         size = len(state.hands[them])
         new.hands[them] = tuple(sorted(pool[:size]))
-        new.deck = tuple(sorted(pool[size:]))
-        if not (new.headline[them] and me != them):
-            pass
+        rest = pool[size:]
+        if secret_headline:
+            # A headline card can be any card the other side could have chosen (not UN Intervention).
+            eligible = [i for i, c in enumerate(rest) if CD.CARD_BY_NUMBER[c].headline]
+            new.headline[them] = rest.pop(eligible[0]) if eligible else state.headline[them]
+        new.deck = tuple(sorted(rest))
         new.pending = None
         return new
 
@@ -138,10 +142,16 @@ class TwilightStruggle(StackGame):
         return "\n".join(lines)
 
 
+def _headline_revealed(state: TSState) -> bool:
+    """Both headlines are public once the headline phase has revealed them."""
+    frames = {f[0] for f in state.stack}
+    return "headline_choose" not in frames and "headline_reveal" not in frames and bool(
+        frames & {"headline_resolve", "action_rounds", "action_round", "end_turn"}
+    )
+
+
 def _controller(state: TSState, country: int) -> int:
     from .board import controller
 
     return controller(state, country)
 
-
-_ = SIDE_NAMES

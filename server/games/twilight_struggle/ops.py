@@ -10,12 +10,12 @@ forfeits the bonus that needed it.
 from __future__ import annotations
 
 from ...core.flow import Step, log
-from ...core.game import CHANCE, make_decision
+from ...core.game import CHANCE, Option, make_decision
 from . import board as B
 from . import card_data as CD
 from . import map_data as M
-from .state import SIDE_NAMES, US, USSR, TSState, other
-from .steps import CHINA, DIE_OPTIONS, DONE, country_options, role
+from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+from .steps import CHINA, COUNTRY_OPTIONS, DIE_OPTIONS, DONE, country_options, role
 
 N = len(M.COUNTRIES)
 EUROPE = frozenset(M.REGION_COUNTRIES[M.EUROPE])
@@ -181,29 +181,48 @@ def influence_cost(state: TSState, side: int, country: int) -> int:
     return 2 if B.controls(state, other(side), country) else 1
 
 
+#: The Chinese Civil War space (variant): adjacent only to the USSR space, outside every region.
+CIVIL_WAR = -1
+CIVIL_WAR_OPTION = Option("country:chinese_civil_war", "Chinese Civil War", CIVIL_WAR)
+
+
+def civil_war_open(state: TSState, side: int) -> bool:
+    return side == USSR and state.rules.chinese_civil_war and state.china == NOBODY
+
+
 class Influence(Step):
     """Place influence one marker per decision; the cost (2 in enemy-controlled countries) is
-    taken at each placement, so it falls as soon as control changes."""
+    taken at each placement, so it falls as soon as control changes. In the Chinese Civil War
+    variant the USSR may also place in the Civil War space; its 3rd marker claims The China
+    Card face up (map.md §13)."""
 
     name = "influence"
 
     def run(self, game, state, frame):
         _, side, left, asia, sea, eligible = frame
         options = [
-            c for c in eligible
+            COUNTRY_OPTIONS[c] for c in eligible
             if influence_cost(state, side, c) <= _usable(left, asia, sea, c)
         ]
+        if civil_war_open(state, side) and _usable(left, asia, sea, CIVIL_WAR) >= 1:
+            options.append(CIVIL_WAR_OPTION)
         if not options:
             state.stack.pop()
             return None
-        return make_decision(role(state, side), "influence", f"place influence ({left} ops left)",
-                             country_options(options))
+        return make_decision(role(state, side), "influence", f"place influence ({left} ops left)", tuple(options))
 
     def choose(self, game, state, frame, option):
         _, side, left, asia, sea, eligible = frame
         c = option.value
-        left, asia, sea = _spend(left, asia, sea, c, influence_cost(state, side, c))
-        state.inf[side][c] += 1
+        if c == CIVIL_WAR:
+            left, asia, sea = _spend(left, asia, sea, c, 1)
+            state.ccw += 1
+            if state.ccw >= 3:
+                state.china, state.china_face_up = USSR, True
+                log(state, role(state, side), "china_card_claimed", "card:the_china_card")
+        else:
+            left, asia, sea = _spend(left, asia, sea, c, influence_cost(state, side, c))
+            state.inf[side][c] += 1
         state.stack[-1] = ("influence", side, left, asia, sea, eligible)
 
 

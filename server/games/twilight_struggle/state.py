@@ -38,6 +38,7 @@ class TSState(StackState):
         "effects",
         "events_played",
         "headline",
+        "ccw",
     )
 
     def __init__(self, rules: TSRules, countries: int) -> None:
@@ -66,6 +67,8 @@ class TSState(StackState):
         self.events_played: frozenset[int] = frozenset()
         #: headline[side]: the card chosen this turn (0 = none yet); hidden until both chose
         self.headline = [0, 0]
+        #: USSR influence in the Chinese Civil War space (variant; 3 claims The China Card)
+        self.ccw = 0
 
     def copy(self) -> TSState:
         other_state = TSState.__new__(TSState)
@@ -88,6 +91,7 @@ class TSState(StackState):
         other_state.effects = self.effects
         other_state.events_played = self.events_played
         other_state.headline = self.headline.copy()
+        other_state.ccw = self.ccw
         return other_state
 
     def has(self, effect: str) -> bool:

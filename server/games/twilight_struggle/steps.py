@@ -28,6 +28,7 @@ COUNTRY_OPTIONS: tuple[Option, ...] = tuple(
 )
 DIE_OPTIONS: tuple[Option, ...] = tuple(Option(f"die:{n}", str(n), n) for n in range(1, 7))
 DONE = Option("done", "stop here", None)
+PASS = Option("pass", "pass (keep The China Card)", None)
 CHINA = CD.CHINA_CARD
 UN_INTERVENTION = 32
 DEFECTORS = 103
@@ -386,17 +387,20 @@ class ActionRound(Step):
         state.ar = ar
         state.phasing = side
         cards = playable_cards(state, side)
-        if not cards or cards == [CHINA] and not state.hands[side]:
-            # No cards: the player sits out (The China Card is never forced).
-            state.stack.pop()
+        if not cards:
+            state.stack.pop()  # no cards: the player sits out
             return None
-        return make_decision(role(state, side), "action_round", f"action round {ar}: play a card",
-                             card_options(cards))
+        options = card_options(cards)
+        if not state.hands[side]:
+            options += (PASS,)  # only The China Card left: it is never forced
+        return make_decision(role(state, side), "action_round", f"action round {ar}: play a card", options)
 
     def choose(self, game, state, frame, option):
         _, ar, side = frame
         card = option.value
         state.stack.pop()
+        if card is None:
+            return
         if card == CHINA:
             state.china = other(side)
             state.china_face_up = False
@@ -482,6 +486,7 @@ class CardUse(Step):
 
     def choose(self, game, state, frame, option):
         from . import ops
+        from .events import event_playable
 
         _, card, side = frame
         stack = state.stack
@@ -497,7 +502,9 @@ class CardUse(Step):
         kind, _, order = use.partition(":")
         if card == DEFECTORS and side == USSR:
             B.add_vp(state, US, 1)  # Defectors played by the USSR for operations
-        stack.append(("dispose", card, False))
+        # An opponent's starred event that takes place leaves the game with its card.
+        fires = bool(order) and event_playable(state, card, event_player(card, side))
+        stack.append(("dispose", card, fires and CD.CARD_BY_NUMBER[card].removed))
         if order == "event_after":
             play_event_for(state, card, side, dispose=False)
         ops.push_operations(state, side, card, kind)
@@ -508,11 +515,39 @@ class CardUse(Step):
 # -- end of turn ---------------------------------------------------------------------------------
 
 
+class SpaceDiscard(Step):
+    """Eagle/Bear Has Landed (space box 6): at the end of the turn its holder may discard one
+    held card. Policy: scoring cards excepted (they must be played, never thrown away)."""
+
+    name = "space_discard"
+
+    def run(self, game, state, frame):
+        side = frame[1]
+        cards = [c for c in state.hands[side] if not CD.CARD_BY_NUMBER[c].scoring]
+        if not cards:
+            state.stack.pop()
+            return None
+        return make_decision(role(state, side), "space_discard", "discard a held card (or done)",
+                             card_options(cards) + (DONE,))
+
+    def choose(self, game, state, frame, option):
+        side = frame[1]
+        state.stack.pop()
+        if option.value is not None:
+            remove_from_hand(state, side, option.value)
+            state.discard = state.discard + (option.value,)
+
+
 class EndTurn(Step):
     name = "end_turn"
 
     def run(self, game, state, frame):
         rules = state.rules
+        lander = space_ability(state, 6)
+        if lander != NOBODY and frame == ("end_turn",):
+            state.stack[-1] = ("end_turn", "discarded")
+            state.stack.append(("space_discard", lander))
+            return None
         # Held scoring cards first (designer ruling, map.md §15), then military operations.
         holders = [s for s in (USSR, US) if any(CD.CARD_BY_NUMBER[c].scoring for c in state.hands[s])]
         if len(holders) == 2:

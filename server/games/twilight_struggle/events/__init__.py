@@ -56,5 +56,18 @@ def implemented() -> frozenset[int]:
     return frozenset(EVENTS)
 
 
+def event_steps() -> list:
+    """Every Step the event modules define (their module-level ``STEPS`` tuples)."""
+    import sys
+
+    found = []
+    for name in sorted(sys.modules):
+        if name.startswith(__name__ + "."):
+            found.extend(getattr(sys.modules[name], "STEPS", ()))
+    return found
+
+
 # Importing the period modules registers their events.
 from . import early  # noqa: E402,F401
+from . import early_b  # noqa: E402,F401
+from . import early_a  # noqa: E402,F401

@@ -75,7 +75,13 @@ def us_japan_mutual_defense_pact(state: TSState, actor: int) -> None:
     state.add_effect("us_japan_pact")
 
 
-@event(31)
+def _china_claimed(state: TSState, actor: int) -> bool:
+    """Chinese Civil War variant: until the USSR claims The China Card, Red Scare/Purge (for
+    the USSR) and Formosan Resolution cannot be events (map.md §13)."""
+    return not (state.rules.chinese_civil_war and state.china == -1)
+
+
+@event(31, playable=lambda state, actor: actor == US or _china_claimed(state, actor))
 def red_scare_purge(state: TSState, actor: int) -> None:
     state.add_effect(f"red_scare:{SIDE_NAMES[other(actor)]}:turn")
 
@@ -87,7 +93,7 @@ def nuclear_test_ban(state: TSState, actor: int) -> None:
         B.set_defcon(state, state.defcon + 2)
 
 
-@event(35)
+@event(35, playable=_china_claimed)
 def formosan_resolution(state: TSState, actor: int) -> None:
     state.add_effect("formosan_resolution")
 
