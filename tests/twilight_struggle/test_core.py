@@ -183,14 +183,37 @@ def test_space_box_two_allows_two_attempts_and_box_eight_an_extra_action_round()
     assert ("action_round", 7, USSR) in state.stack
 
 
+def _events_in_order(state):
+    from standoff.server.core.flow import iter_history
+
+    return [e.key for e in iter_history(state.history) if e.step == "event"]
+
+
 def test_headline_order_higher_ops_first_us_on_ties_scoring_last():
-    state = position(hands={"ussr": ["comecon", "asia_scoring"], "us": ["duck_and_cover", "containment"]})
+    # Tie on 3 ops: the US headline (Containment) resolves first, then COMECON asks the USSR.
+    state = position(hands={"ussr": ["comecon"], "us": ["containment"]})
     state.stack = [("end_turn",), ("headline",)]
-    play(state, "card:comecon", "card:containment")  # both 3 ops: US first
-    frames = [f for f in state.stack if f[0] == "headline_resolve"]
-    assert frames == [] or frames[-1] == ("headline_resolve", US)
-    history = [e.key for e in __import__("standoff.server.core.flow", fromlist=["iter_history"]).iter_history(state.history)]
-    assert history.index("card:containment") < history.index("card:comecon") or True
+    play(state, "card:comecon", "card:containment")
+    assert _events_in_order(state) == ["card:containment", "card:comecon"]
+    assert GAME.decision(state).role == "ussr" and "containment:turn" in state.effects
+    # Higher ops first: Red Scare/Purge (4) before Containment (3).
+    state = position(hands={"ussr": ["red_scare_purge"], "us": ["containment"]})
+    state.stack = [("end_turn",), ("action_round", 1, USSR), ("headline",)]
+    play(state, "card:red_scare_purge", "card:containment")
+    assert _events_in_order(state) == ["card:red_scare_purge", "card:containment"]
+    # Scoring cards come last, even against a 1-op card.
+    state = position(hands={"ussr": ["asia_scoring"], "us": ["cia_created"]})
+    state.stack = [("end_turn",), ("action_round", 1, USSR), ("headline",)]
+    play(state, "card:asia_scoring", "card:cia_created")
+    assert _events_in_order(state)[0] == "card:cia_created"
+
+
+def test_defectors_headlined_by_the_us_cancels_the_ussr_headline():
+    state = position(hands={"ussr": ["asia_scoring"], "us": ["defectors"]})
+    state.stack = [("end_turn",), ("action_round", 1, USSR), ("headline",)]
+    play(state, "card:asia_scoring", "card:defectors")
+    assert "card:asia_scoring" not in _events_in_order(state)
+    assert card("asia_scoring") in state.discard
 
 
 def test_man_in_earth_orbit_makes_the_other_side_headline_first_and_visibly():

@@ -1,6 +1,6 @@
 """Early War events (part A): #5, 7, 10, 11, 13, 14, 15, 16, 17, 19, 20, 22 (cards.md §4).
 
-Three small steps of their own (``STEPS``, wired into the game's steps by ``game.py``):
+Three small steps of their own (``STEPS``, collected into the game's steps by ``events.event_steps()``):
 
 * ``("five_year_plan_discard",)``: the random USSR discard of Five Year Plan (a public chance
   decision among the USSR hand cards: the discarded card is revealed).
