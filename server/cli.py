@@ -348,6 +348,18 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_proto(args: argparse.Namespace) -> int:
+    from .protofiles import ProtoCopyError, copy_protos
+
+    try:
+        paths = copy_protos(args.out, overwrite=args.overwrite)
+    except ProtoCopyError as exc:
+        raise UsageError(str(exc)) from None
+    for path in paths:
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="standoff", description="Standoff: a referee for card-game bots.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -424,6 +436,11 @@ def build_parser() -> argparse.ArgumentParser:
     rat = sub.add_parser("ratings", help="print the ratings of a run folder again (recomputed)")
     rat.add_argument("run_dir")
     rat.set_defaults(func=cmd_ratings)
+
+    pro = sub.add_parser("proto", help="copy the wire contract (.proto files) out, for stubs in any language")
+    pro.add_argument("--out", required=True, metavar="DIR")
+    pro.add_argument("--overwrite", action="store_true", help="replace different files already there")
+    pro.set_defaults(func=cmd_proto)
 
     bot = sub.add_parser("bot", help="run a plugin bot as a client of a referee server")
     bot.add_argument("action", choices=["run"])

@@ -166,3 +166,24 @@ def test_console_script_runs(tmp_path):
     assert out.returncode == 0, out.stderr
     bad = subprocess.run(exe + ["play", "nope"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2
+
+
+def test_play_twilight_struggle_to_turn_three(tmp_path, capsys):
+    path = tmp_path / "ts.jsonl"
+    assert main(["play", "twilight-struggle", "--bot", "random", "--bot", "random", "--option", "end_turn=3",
+                 "--seed", "1", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "twilight-struggle (deluxe) seed 1: ussr random vs us random" in out
+    assert main(["replay", str(path), "--quiet"]) == 0
+    assert main(["play", "twilight-struggle", "--bot", "random", "--bot", "random"]) == 2
+    assert "not implemented yet" in capsys.readouterr().err
+
+
+def test_proto_command_copies_the_contract(tmp_path, capsys):
+    assert main(["proto", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "standoff" / "v1" / "referee.proto").exists()
+    (tmp_path / "standoff" / "v1" / "views.proto").write_text("changed")
+    capsys.readouterr()
+    assert main(["proto", "--out", str(tmp_path)]) == 2
+    assert "--overwrite" in capsys.readouterr().err
+    assert main(["proto", "--out", str(tmp_path), "--overwrite"]) == 0

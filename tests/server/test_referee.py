@@ -477,3 +477,29 @@ def test_sdk_reconnects_after_the_server_comes_back(tmp_path):
         assert box and box[0].match_id == match_id
     finally:
         second.stop()
+
+
+def test_twilight_struggle_over_the_wire(server):
+    """A Twilight Struggle match between an SDK bot and a plugin bot; the SDK bot reads the typed
+    view, whose history it gets complete."""
+    from standoff.sdk.bot import Bot
+
+    seen = []
+
+    class Reader(Bot):
+        name = "reader"
+
+        def choose(self, decision, view):
+            seen.append((view.turn, view.defcon, len(view.hand), view.history_from))
+            return self.rng.randrange(len(decision.options))
+
+    thread, box = run_in_thread(Reader(1), server.address, server.tokens.add("reader"), matches=1)
+    response = server.start_match(["random", "remote:reader"], game="twilight-struggle",
+                                  options={"end_turn": "2"}, seed=3, wait=True)
+    thread.join(30)
+    assert box and box[0].match_id == response.match_id
+    assert seen and all(h == 0 for *_, h in seen) and max(t for t, *_ in seen) >= 1
+    record = parse_record(server.record(response.match_id).splitlines())
+    game = get_game("twilight-struggle")
+    state = replay(game, record)
+    assert game.outcome(state).termination == record.footer["termination"]

@@ -266,3 +266,41 @@ def test_rules_refuse_unknown_options_and_games_reaching_missing_periods():
         GAME.rules(None, {"end_turn": "11"})
     with pytest.raises(RulesError, match="not implemented yet"):
         GAME.rules(None, {"end_turn": "5"})
+
+
+@pytest.mark.parametrize(
+    ("region", "expected"),
+    [(M.MIDDLE_EAST, 7 + 6), (M.ASIA, 9 + 6 + 1), (M.AFRICA, 6 + 5), (M.CENTRAL_AMERICA, 5 + 3 + 2),
+     (M.SOUTH_AMERICA, 6 + 4)],
+)
+def test_control_of_every_battleground_scores_the_control_tier(region, expected):
+    bgs = {M.COUNTRIES[c].id: (0, M.COUNTRIES[c].stability) for c in M.REGION_COUNTRIES[region] if B.BATTLEGROUND[c]}
+    state = position(setup_influence=False, influence=bgs)
+    assert B.score_region(state, region) == (0, expected, NOBODY)
+
+
+def test_eagle_bear_has_landed_may_discard_a_held_card_at_the_end_of_the_turn():
+    state = position(hands={"ussr": ["comecon", "asia_scoring"], "us": ["containment"]})
+    state.space = [6, 0]
+    state.stack = [("end_turn",)]
+    assert set(keys(state)) == {"card:comecon", "done"}  # never a scoring card
+    choose(state, "card:comecon")
+    assert card("comecon") in state.discard
+
+
+def test_optional_cards_and_bid_options():
+    from standoff.server.games.twilight_struggle import card_data as CD
+
+    for setting, size in (("on", 38), ("off", 35)):
+        rules = GAME.rules(None, {"end_turn": "1", "optional_cards": setting})
+        state = GAME.new_state(rules)
+        GAME.decision(state)
+        assert len(state.deck) + sum(len(h) for h in state.hands) == size
+    rules = GAME.rules(None, {"end_turn": "1", "bid": "us:2"})
+    state = GAME.new_state(rules)
+    while GAME.decision(state).step != "bid":
+        decision = GAME.decision(state)
+        choose(state, decision.options[0].key)
+    assert GAME.decision(state).role == "us"
+    assert all(state.inf[US][M.INDEX[k.split(":")[1]]] > 0 for k in keys(state))
+    assert set(CD.OPTIONAL_CARDS) == {104, 105, 106, 107, 108, 109, 110}

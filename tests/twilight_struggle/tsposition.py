@@ -93,6 +93,7 @@ def run_event(state: TSState, name: str, actor: str, *script: str) -> TSState:
     the scripted keys. The state's stack must end at a decision afterwards or be settled."""
     state.stack.append(("event", card(name), SIDE[actor]))
     state.pending = None
+    GAME.decision(state)  # run the event's automatic part now
     return play(state, *script)
 
 

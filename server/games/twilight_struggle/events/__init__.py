@@ -71,3 +71,4 @@ def event_steps() -> list:
 from . import early  # noqa: E402,F401
 from . import early_b  # noqa: E402,F401
 from . import early_a  # noqa: E402,F401
+from . import mid  # noqa: E402,F401
