@@ -266,3 +266,33 @@ def test_the_proto_dir_can_be_given_and_a_missing_one_is_reported(node_bot, serv
 def test_no_token_is_a_usage_error(node_bot):
     out = run_bot(node_bot, "--address", "127.0.0.1:1")
     assert out.returncode == 2 and "no token" in out.stderr, out
+
+
+def test_node_bot_plays_twilight_struggle(node_bot, server):
+    """The same bot plays the other game: it only picks an index among the options."""
+    token = server.tokens.add("node")
+    process = subprocess.Popen(
+        ["node", str(node_bot), "--address", server.address, "--matches", "2", "--json"],
+        env=node_env(STANDOFF_TOKEN=token), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    ts = get_game("twilight-struggle")
+    try:
+        ids = []
+        for seed, bots in ((7, ["remote:node", "random"]), (8, ["random", "remote:node"])):
+            response = server.start_match(bots, game="twilight-struggle", options={"end_turn": "2"},
+                                          wait=True, seed=seed)
+            assert response.summary.result.termination not in ("not_played", "forfeit"), response.summary
+            ids.append(response.match_id)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, stderr
+    for match_id in ids:
+        record = parse_record(server.record(match_id).splitlines())
+        assert record.header["game"] == "twilight-struggle"
+        state = replay(ts, record)
+        assert ts.outcome(state).termination == record.footer["termination"]
+        node_role = next(r for r, b in record.header["roles"].items() if b == "remote:node")
+        assert any(m["role"] == node_role and "rtt_ms" in m for m in record.moves)
