@@ -78,7 +78,9 @@ def degrade_defcon(state: TSState, by: int = 1) -> None:
 def score_region(state: TSState, region: str, *, shuttle: bool = False) -> tuple[int, int, int]:
     """``(us_vp, ussr_vp, europe_winner)`` for scoring ``region`` now (rule 10.1; map.md §6).
     ``europe_winner`` is the side controlling Europe (an automatic win) or NOBODY."""
-    countries = M.REGION_COUNTRIES[region]
+    # A country named by a "scoring_ignore:<id>" effect does not count (Shuttle Diplomacy).
+    ignored = {e.split(":", 1)[1] for e in state.effects if e.startswith("scoring_ignore:")}
+    countries = [c for c in M.REGION_COUNTRIES[region] if M.COUNTRIES[c].id not in ignored]
     presence, domination, control = M.SCORING[region]
     formosan = region == M.ASIA and state.has("formosan_resolution")
     taiwan = M.INDEX["taiwan"]

@@ -19,7 +19,7 @@ STEPS = {
     step.name: step
     for step in (
         S.Setup(), S.SetupPlace(), S.Bid(), S.Turn(), S.Deal(), S.Headline(), S.HeadlineChoose(),
-        S.HeadlineReveal(), S.HeadlineResolve(), S.Event(), S.Dispose(), S.ActionRounds(),
+        S.HeadlineReveal(), S.HeadlineResolve(), S.Event(), S.AfterEvent(), S.ScoreRegion(), S.Dispose(), S.ActionRounds(),
         S.ActionRound(), S.ArEnd(), S.CardUse(), S.SpaceDiscard(), S.EndTurn(),
         O.Influence(), O.Realign(), O.RealignRoll(), O.Coup(), O.CoupRoll(), O.SpaceRoll(),
         *event_steps(),

@@ -13,6 +13,7 @@ from ...core.flow import Step, log
 from ...core.game import CHANCE, Option, make_decision
 from . import board as B
 from . import card_data as CD
+from . import hooks as H
 from . import map_data as M
 from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
 from .steps import CHINA, COUNTRY_OPTIONS, DIE_OPTIONS, DONE, country_options, role
@@ -135,10 +136,11 @@ def placement_eligible(state: TSState, side: int) -> tuple[int, ...]:
 
 
 def push_operations(state: TSState, side: int, card: int, kind: str, *, value: int | None = None,
-                    free: bool = False) -> None:
+                    free: bool = False, among: tuple[int, ...] | None = None) -> None:
     """Push the frames that spend ``card``'s ops on ``kind`` (influence / realign / coup).
     ``value`` overrides the card's ops (events granting N Operations); ``free`` marks event
-    coups/realignments (no DEFCON geography, no military ops)."""
+    coups/realignments (no DEFCON geography, no military ops); ``among`` limits their targets
+    (e.g. Junta: Central and South America)."""
     if value is None:
         value = ops_value(state, side, card)
         china, vietnam = _bonuses(state, side, card)
@@ -148,9 +150,9 @@ def push_operations(state: TSState, side: int, card: int, kind: str, *, value: i
     if kind == "influence":
         state.stack.append(("influence", side, left, china, vietnam, placement_eligible(state, side)))
     elif kind == "realign":
-        state.stack.append(("realign", side, left, china, vietnam, free))
+        state.stack.append(("realign", side, left, china, vietnam, free, among))
     else:
-        state.stack.append(("coup", side, value, china, vietnam, free, card))
+        state.stack.append(("coup", side, value, china, vietnam, free, card, among))
 
 
 def push_space(state: TSState, side: int, card: int) -> None:
@@ -232,8 +234,8 @@ class Realign(Step):
     name = "realign"
 
     def run(self, game, state, frame):
-        _, side, left, asia, sea, free = frame
-        targets = [c for c in realign_targets(state, side, free=free) if _usable(left, asia, sea, c) >= 1]
+        _, side, left, asia, sea, free, among = frame
+        targets = [c for c in realign_targets(state, side, free=free, among=among) if _usable(left, asia, sea, c) >= 1]
         if not targets:
             state.stack.pop()
             return None
@@ -241,13 +243,13 @@ class Realign(Step):
         return make_decision(role(state, side), "realign", f"realignment target ({left} ops left)", options)
 
     def choose(self, game, state, frame, option):
-        _, side, left, asia, sea, free = frame
+        _, side, left, asia, sea, free, among = frame
         if option.value is None:
             state.stack.pop()
             return
         c = option.value
         left, asia, sea = _spend(left, asia, sea, c, 1)
-        state.stack[-1] = ("realign", side, left, asia, sea, free)
+        state.stack[-1] = ("realign", side, left, asia, sea, free, among)
         state.stack.append(("realign_roll", side, c, 0))
 
 
@@ -293,15 +295,15 @@ class Coup(Step):
     name = "coup"
 
     def run(self, game, state, frame):
-        _, side, value, china, vietnam, free, card = frame
-        targets = coup_targets(state, side, free=free)
+        _, side, value, china, vietnam, free, card, among = frame
+        targets = coup_targets(state, side, free=free, among=among)
         if not targets:
             state.stack.pop()
             return None
         return make_decision(role(state, side), "coup", f"coup target ({value} ops)", country_options(targets))
 
     def choose(self, game, state, frame, option):
-        _, side, value, china, vietnam, free, card = frame
+        _, side, value, china, vietnam, free, card, among = frame
         c = option.value
         ops = value + (china and c in ASIA) + (vietnam and c in SOUTHEAST_ASIA)
         state.stack[-1] = ("coup_roll", side, c, ops, free)
@@ -313,6 +315,8 @@ def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *
         B.win(state, other(side), B.MISSILE_CRISIS, f"{SIDE_NAMES[side]} attempted a coup during the Cuban Missile Crisis")
         return
     modifier = -1 if state.has("salt:turn") else 0
+    for extra in H.COUP_MODIFIERS:
+        modifier += extra(state, side, country)
     result = roll + ops + modifier - 2 * B.STABILITY[country]
     enemy = other(side)
     if result > 0:

@@ -17,6 +17,7 @@ from ...core.flow import Step, log
 from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
 from . import board as B
 from . import card_data as CD
+from . import hooks as H
 from . import map_data as M
 from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
 
@@ -331,7 +332,43 @@ class Event(Step):
         state.stack.pop()
         state.events_played = state.events_played | {card}
         log(state, role(state, actor), "event", CARD_OPTIONS[card].key)
+        if H.AFTER_EVENT_HOOKS:
+            state.stack.append(("after_event", card, actor))
         EVENTS[card].fn(state, actor)
+        return None
+
+
+class AfterEvent(Step):
+    """Lasting effects that react to an event once it is carried out (hooks.AFTER_EVENT_HOOKS)."""
+
+    name = "after_event"
+
+    def run(self, game, state, frame):
+        _, card, actor = frame
+        state.stack.pop()
+        for hook in H.AFTER_EVENT_HOOKS:
+            hook(state, card, actor)
+        return None
+
+
+class ScoreRegion(Step):
+    """A region scoring card: lasting effects may act first (hooks.SCORING_HOOKS), then the
+    region is scored and one-scoring exclusions are cleared."""
+
+    name = "score_region"
+
+    def run(self, game, state, frame):
+        _, region, *rest = frame
+        done = rest[0] if rest else 0
+        while done < len(H.SCORING_HOOKS):
+            hook = H.SCORING_HOOKS[done]
+            done += 1
+            state.stack[-1] = ("score_region", region, done)
+            if hook(state, region):
+                return None
+        state.stack.pop()
+        B.apply_region_scoring(state, region)
+        state.effects = frozenset(e for e in state.effects if not e.startswith("scoring_ignore:"))
         return None
 
 
@@ -383,10 +420,21 @@ class ActionRound(Step):
     name = "action_round"
 
     def run(self, game, state, frame):
-        _, ar, side = frame
+        _, ar, side, *rest = frame
         state.ar = ar
         state.phasing = side
+        # Lasting effects that act at the start of a round (hooks.ACTION_ROUND_HOOKS); the frame
+        # remembers how many ran, so each runs once even when it pushed frames of its own.
+        done = rest[0] if rest else 0
+        while done < len(H.ACTION_ROUND_HOOKS):
+            hook = H.ACTION_ROUND_HOOKS[done]
+            done += 1
+            state.stack[-1] = ("action_round", ar, side, done)
+            if hook(state, side) or state.outcome is not None:
+                return None
         cards = playable_cards(state, side)
+        for restrict in H.CARD_FILTERS:
+            cards = restrict(state, side, cards)
         if not cards:
             state.stack.pop()  # no cards: the player sits out
             return None
@@ -396,7 +444,7 @@ class ActionRound(Step):
         return make_decision(role(state, side), "action_round", f"action round {ar}: play a card", options)
 
     def choose(self, game, state, frame, option):
-        _, ar, side = frame
+        _, ar, side, *_ = frame
         card = option.value
         state.stack.pop()
         if card is None:
@@ -419,8 +467,11 @@ class ArEnd(Step):
     name = "ar_end"
 
     def run(self, game, state, frame):
-        _, side, defcon_before = frame
+        _, side, defcon_before, *played = frame
         state.stack.pop()
+        card, use = played if played else (0, "")
+        for hook in H.AFTER_ROUND_HOOKS:
+            hook(state, side, card, use, defcon_before)
         if (
             state.has("norad") and state.defcon == 2 and defcon_before != 2
             and B.controls(state, US, M.INDEX["canada"])
@@ -482,6 +533,8 @@ class CardUse(Step):
                     options.append(USE_OPTIONS[f"{use}:event_after"])
             if ops.space_allowed(state, side, value):
                 options.append(USE_OPTIONS["space"])
+        for restrict in H.USE_FILTERS:
+            options = restrict(state, side, card, options)
         return make_decision(role(state, side), "card_use", f"how to play {data.name}", tuple(options))
 
     def choose(self, game, state, frame, option):
@@ -492,6 +545,8 @@ class CardUse(Step):
         stack = state.stack
         stack.pop()
         use = option.value
+        if stack and stack[-1][0] == "ar_end":  # tell the end of the round what was played
+            stack[-1] = stack[-1][:3] + (card, use)
         if use == "event":
             play_event_for(state, card, side, dispose=True)
             return

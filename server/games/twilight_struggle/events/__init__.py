@@ -72,3 +72,6 @@ from . import early  # noqa: E402,F401
 from . import early_b  # noqa: E402,F401
 from . import early_a  # noqa: E402,F401
 from . import mid  # noqa: E402,F401
+from . import mid_a  # noqa: E402,F401
+from . import mid_b  # noqa: E402,F401
+from . import mid_c  # noqa: E402,F401

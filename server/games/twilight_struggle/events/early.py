@@ -13,17 +13,17 @@ from .primitives import set_to_control
 
 @event(1)
 def asia_scoring(state: TSState, actor: int) -> None:
-    B.apply_region_scoring(state, M.ASIA)
+    state.stack.append(("score_region", M.ASIA))
 
 
 @event(2)
 def europe_scoring(state: TSState, actor: int) -> None:
-    B.apply_region_scoring(state, M.EUROPE)
+    state.stack.append(("score_region", M.EUROPE))
 
 
 @event(3)
 def middle_east_scoring(state: TSState, actor: int) -> None:
-    B.apply_region_scoring(state, M.MIDDLE_EAST)
+    state.stack.append(("score_region", M.MIDDLE_EAST))
 
 
 @event(4)

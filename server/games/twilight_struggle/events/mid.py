@@ -11,7 +11,7 @@ from . import event
 
 @event(37)
 def central_america_scoring(state: TSState, actor: int) -> None:
-    B.apply_region_scoring(state, M.CENTRAL_AMERICA)
+    state.stack.append(("score_region", M.CENTRAL_AMERICA))
 
 
 @event(38)
@@ -24,9 +24,9 @@ def southeast_asia_scoring(state: TSState, actor: int) -> None:
 
 @event(79)
 def africa_scoring(state: TSState, actor: int) -> None:
-    B.apply_region_scoring(state, M.AFRICA)
+    state.stack.append(("score_region", M.AFRICA))
 
 
 @event(81)
 def south_america_scoring(state: TSState, actor: int) -> None:
-    B.apply_region_scoring(state, M.SOUTH_AMERICA)
+    state.stack.append(("score_region", M.SOUTH_AMERICA))
