@@ -14,12 +14,12 @@ from collections.abc import Sequence
 import os
 from pathlib import Path
 
-from .core.game import CHANCE, RulesError
-from .core.record import ReplayError, replay_steps
+from .core.game import RulesError
+from .core.record import ReplayError
 from .core.seeds import derive_seed
 from .games import GAMES
 from .local import BadChoice, bot_seed, play_match
-from .records import RecordWriter, read_record
+from .records import RecordWriter
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 DEFAULT_DATA_DIR = "standoff-data"
@@ -112,43 +112,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .review import run_replay
+
     try:
-        record = read_record(args.record)
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.record}: {exc.strerror or exc}") from None
-    game = _game(_registry(), record.header.get("game", "?"))
-    render = getattr(game, "render", None)
-    header = record.header
-    roles = header.get("roles", {})
-    print(
-        f"{game.name} ({header.get('ruleset')}) seed {header.get('seed')}: "
-        + " vs ".join(f"{role} {bot}" for role, bot in roles.items())
-    )
-    state = None
-    for step in replay_steps(game, record):
-        state = step.state
-        d = step.decision
-        line = f"[{step.number}] {d.role} {d.step} ({len(d.options)} options) -> {step.option.key}"
-        think = record.moves[step.number - 1].get("think_ms")
-        if think is not None and d.role != CHANCE:
-            line += f"  ({think} ms)"
-        print(line)
-        if render is not None and not args.quiet:
-            print(render(state))
-    outcome = game.outcome(state) if state is not None else None
-    footer = record.footer or {}
-    if outcome is not None:
-        who = f"{outcome.winner} wins" if outcome.winner else "draw"
-        print(f"{who} by {outcome.termination}: {outcome.reason}")
-        if footer and (footer.get("winner"), footer.get("termination")) != (
-            outcome.winner,
-            outcome.termination,
-        ):
-            raise ReplayError("the replayed outcome differs from the record's outcome line")
-    elif footer:
-        print(f"stopped by the referee: {footer.get('termination')}: {footer.get('reason')}")
-    else:
-        print("the record ends before the match is over")
+        return run_replay(args)
+    except ReplayError:
+        raise
+    except ValueError as exc:  # unreadable record, unknown game or role, bad --from, --as with --omniscient
+        raise UsageError(str(exc)) from None
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ..tournaments.html import ReportError, write_report
+
+    try:
+        index = write_report(args.run_dir)
+    except ReportError as exc:
+        raise UsageError(str(exc)) from None
+    print(index)
     return 0
 
 
@@ -374,9 +355,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.set_defaults(func=cmd_play)
 
-    rep = sub.add_parser("replay", help="re-apply a record and print every step")
+    rep = sub.add_parser("replay", help="re-apply a record and show every decision (omniscient, or as one seat saw it)")
     rep.add_argument("record", metavar="RECORD")
-    rep.add_argument("--quiet", action="store_true", help="steps only, no board after each")
+    who = rep.add_mutually_exclusive_group()
+    who.add_argument("--as", dest="as_role", metavar="ROLE", default=None,
+                     help="show only what ROLE saw: its views, its prompts and options, others' choices as it saw them")
+    who.add_argument("--omniscient", action="store_true", help="show every hand (the default)")
+    rep.add_argument("--from", dest="start", type=int, default=1, metavar="N", help="start at decision N")
+    rep.add_argument("--step", action="store_true",
+                     help="step interactively on a terminal (Enter/n next, b back, j N jump, q quit)")
+    rep.add_argument("--quiet", action="store_true", help="one line per decision, no boards")
     rep.set_defaults(func=cmd_replay)
 
     def data_options(p: argparse.ArgumentParser) -> None:
@@ -436,6 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
     rat = sub.add_parser("ratings", help="print the ratings of a run folder again (recomputed)")
     rat.add_argument("run_dir")
     rat.set_defaults(func=cmd_ratings)
+
+    rpt = sub.add_parser("report", help="write a static HTML report of a run folder (RUN_DIR/report/index.html)")
+    rpt.add_argument("run_dir")
+    rpt.set_defaults(func=cmd_report)
 
     pro = sub.add_parser("proto", help="copy the wire contract (.proto files) out, for stubs in any language")
     pro.add_argument("--out", required=True, metavar="DIR")

@@ -153,7 +153,6 @@ class Turn(Step):
     name = "turn"
 
     def run(self, game, state, frame):
-        rules = state.rules
         state.turn += 1
         state.ar = 0
         if state.defcon < 5:

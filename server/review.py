@@ -1,0 +1,753 @@
+"""Reviewing a recorded match: per-seat and omniscient replays, text boards, interactive stepping.
+
+``standoff replay RECORD [--as ROLE | --omniscient] [--from N] [--step] [--quiet]`` runs
+:func:`run_replay`. Everything here is built on :func:`review`, one pass over the record that
+yields a :class:`Frame` per decision:
+
+* **per seat** (``as_role``): the board is rendered from ``game.view(state, role)`` taken when
+  the decision was asked, and *only* from it; the chosen option is shown as that seat saw it (a
+  draw by the other seat reads ``deck:troops``); prompts and options only for the seat's own
+  decisions. The state itself is never rendered.
+* **omniscient**: the whole table (every hand), prompts and options of every player decision,
+  and the real keys of chance decisions.
+
+Text boards come from a registry keyed by game name (:func:`register_renderer`): a renderer turns
+one seat's view dict into text, and optionally a state into an omniscient board. Schotten Totten's
+is registered below; another game registers its own (or falls back to a generic dump).
+
+API
+===
+
+* :func:`render_view` — board text of one view dict (what a seat sees).
+* :func:`render_state` — omniscient board text of a state.
+* :func:`review` — the replayed :class:`Review` (frames, final board, outcome, log).
+* :func:`replay_lines` — the plain-text replay, line by line.
+* :func:`interactive` — a small REPL: Enter/``n`` next, ``b`` back, ``j N`` jump, ``q`` quit.
+* :func:`run_replay` — the ``standoff replay`` command (argparse namespace in, exit status out).
+
+User errors (unknown role, ``--from`` out of range, unreadable record, both ``--as`` and
+``--omniscient``) raise :class:`ValueError` with one line; records that do not replay raise
+:class:`~standoff.server.core.record.ReplayError` (also a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import textwrap
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .core.game import CHANCE, Game, Outcome, RulesError
+from .core.record import Record, ReplayError, replay_steps
+
+__all__ = [
+    "HISTORY_CAP",
+    "BoardRenderer",
+    "Frame",
+    "Review",
+    "game_for",
+    "interactive",
+    "register_renderer",
+    "render_state",
+    "render_view",
+    "replay_lines",
+    "review",
+    "run_replay",
+    "screen",
+]
+
+#: History entries kept in a frame's view (the recent moves shown under a board).
+HISTORY_CAP = 8
+
+_WIDTH = 100  # text is wrapped for a terminal this wide
+
+
+# ---------------------------------------------------------------------------------------------
+# The renderer registry
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardRenderer:
+    """How one game's boards are drawn as text.
+
+    ``seat(view)``: the board a seat sees, from its view dict alone. ``omniscient(game, state)``
+    (optional): the whole table; without it :func:`render_state` uses ``game.render(state)`` or,
+    failing that, every seat's view.
+    """
+
+    seat: Callable[[Mapping[str, Any]], str]
+    omniscient: Callable[[Any, Any], str] | None = None
+
+
+RENDERERS: dict[str, BoardRenderer] = {}
+
+
+def register_renderer(
+    game: str,
+    seat: Callable[[Mapping[str, Any]], str],
+    omniscient: Callable[[Any, Any], str] | None = None,
+) -> None:
+    """Register the text boards of ``game`` (a game name). A later call replaces an earlier one."""
+    RENDERERS[game] = BoardRenderer(seat, omniscient)
+
+
+def _game_name(game: Any) -> str:
+    return game if isinstance(game, str) else getattr(game, "name", "")
+
+
+def render_view(game: Game | str, view: Mapping[str, Any]) -> str:
+    """The board ``view`` shows (one seat's view dict, as ``game.view`` returns it), as text.
+    Uses the game's registered renderer, else a generic listing of the view. A ``history`` in
+    the view is shown as recent moves (trim it first to show fewer)."""
+    renderer = RENDERERS.get(_game_name(game))
+    if renderer is not None:
+        return renderer.seat(view)
+    return _generic_view(view)
+
+
+def render_state(game: Game, state: Any) -> str:
+    """The whole table of ``state`` (every hand), as text."""
+    renderer = RENDERERS.get(game.name)
+    if renderer is not None and renderer.omniscient is not None:
+        return renderer.omniscient(game, state)
+    render = getattr(game, "render", None)
+    if render is not None:
+        return render(state)
+    parts = []
+    for role in state.rules.roles:
+        parts.append(f"-- as {role} --")
+        parts.append(_generic_view(game.view(state, role)))
+    return "\n".join(parts)
+
+
+def _generic_view(view: Mapping[str, Any]) -> str:
+    lines = []
+    for key, value in view.items():
+        if key in ("history", "history_from"):
+            continue
+        text = f"  {key}: {json.dumps(value, ensure_ascii=False)}"
+        lines += textwrap.wrap(text, _WIDTH, subsequent_indent="      ", break_on_hyphens=False) or [text]
+    lines += _history_lines(view.get("history") or [])
+    return "\n".join(lines)
+
+
+def _history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
+    """``recent: 12 p1 play card:red-5; 13 p1 place flag:4; ...``, wrapped between entries."""
+    lines: list[str] = []
+    current = f"{indent}recent:"
+    for n, role, step, key in history:
+        entry = f"{n} {role} {step} {key}"
+        if len(current) + len(entry) + 2 > _WIDTH and not current.endswith(":"):
+            lines.append(current + ";")
+            current = indent + " " * len("recent:")
+        else:
+            current += ";" if not current.endswith(":") else ""
+        current += " " + entry
+    if history:
+        lines.append(current)
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Schotten Totten boards
+# ---------------------------------------------------------------------------------------------
+
+
+def _st_strength(cards: Sequence[str], fog: bool) -> str:
+    """``(phalanx 24)`` for a complete side (computed from the card names on the table)."""
+    from .games.schotten_totten.cards import card_from_name
+    from .games.schotten_totten.formations import RANK_NAMES, strength
+
+    try:
+        rank, total = strength([card_from_name(c) for c in cards], fog)
+    except (KeyError, AssertionError):
+        return ""
+    return f"({RANK_NAMES[rank]} {total})"
+
+
+def _st_side(side: Mapping[str, Any], fog: bool) -> str:
+    cards = list(side.get("cards") or [])
+    text = " ".join(cards) or "-"
+    if side.get("completed_at") is not None and cards:
+        text += " " + _st_strength(cards, fog)
+    return text
+
+
+def _st_board(view: Mapping[str, Any], hands: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The Schotten Totten table. ``hands`` (omniscient boards): every role's hand, shown in
+    full; otherwise the viewer's hand in full and the others as counts and known cards."""
+    viewer = view.get("role")
+    flags = list(view.get("flags") or [])
+    roles: list[str] = list(flags[0]["sides"]) if flags else [viewer]
+    if hands is None and viewer in roles:  # the viewer on the left
+        roles = [viewer] + [r for r in roles if r != viewer]
+    step = view.get("step")
+    head = f"turn {view.get('turn')}, {view.get('to_move')} to move"
+    if step:
+        head += f" ({step})"
+    head += " - everything" if hands is not None else f" - as seen by {viewer}"
+    rows = []
+    for entry in flags:
+        fog = entry.get("fog") is not None
+        cells = [_st_side(entry["sides"].get(role, {}), fog) for role in roles]
+        tags = []
+        if entry.get("claimed_by"):
+            tags.append(f"{entry['claimed_by']} won")
+        if entry.get("fog"):
+            tags.append("fog")
+        if entry.get("mud"):
+            tags.append("mud")
+        rows.append((entry.get("flag"), ", ".join(tags), cells))
+    status = max([0] + [len(tags) for _, tags, _ in rows])
+    label = [(f"{role} (you)" if role == viewer and hands is None else role) for role in roles]
+    widths = [max([len(label[i])] + [len(cells[i]) for _, _, cells in rows]) for i in range(len(roles))]
+    widths[-1] = 0  # no padding after the last column
+    lines = [head]
+    pad = " " * (len("  flag 9: ") + status + (2 if status else 0))
+    lines.append((pad + " | ".join(f"{text:<{w}}" for text, w in zip(label, widths))).rstrip())
+    for number, tags, cells in rows:
+        line = f"  flag {number}: " + (f"{tags:<{status}}  " if status else "")
+        line += " | ".join(f"{c:<{w}}" for c, w in zip(cells, widths))
+        lines.append(line.rstrip())
+    if hands is not None:
+        for role in roles:
+            hand = list(hands.get(role) or [])
+            lines.append(f"  {role} hand ({len(hand)}): " + (" ".join(hand) or "-"))
+    else:
+        hand = list(view.get("hand") or [])
+        lines.append(f"  your hand ({len(hand)}): " + (" ".join(hand) or "-"))
+        for role, other in (view.get("opponents") or {}).items():
+            known = list(other.get("known") or [])
+            troops, tactics = other.get("troops", 0), other.get("tactics", 0)
+            text = f"  {role} hand: {troops} troop{'s' * (troops != 1)}, {tactics} tactic{'s' * (tactics != 1)}"
+            if known:
+                text += "; you know: " + " ".join(known)
+            lines.append(text)
+    decks = []
+    for name, deck in (view.get("decks") or {}).items():
+        text = f"{name} {deck.get('size', 0)}"
+        if deck.get("top"):
+            text += " (top down: " + " ".join(deck["top"]) + ")"
+        decks.append(text)
+    if decks:
+        lines.append("  decks: " + ", ".join(decks))
+    discards = view.get("discards") or {}
+    if any(discards.values()):
+        lines.append(
+            "  discards: " + "; ".join(f"{role} " + (" ".join(cards) or "-") for role, cards in discards.items())
+        )
+    tactics = view.get("tactics_played") or {}
+    if any(tactics.values()):
+        leaders = [role for role, played in (view.get("leader_played") or {}).items() if played]
+        text = "  tactics played: " + ", ".join(f"{role} {n}" for role, n in tactics.items())
+        if leaders:
+            text += "; leader on the table: " + ", ".join(leaders)
+        lines.append(text)
+    lines += _history_lines(view.get("history") or [])
+    return "\n".join(lines)
+
+
+def _st_seat(view: Mapping[str, Any]) -> str:
+    return _st_board(view)
+
+
+def _st_omniscient(game: Any, state: Any) -> str:
+    """Every hand, built from every seat's view (the table is the same in all of them)."""
+    roles = state.rules.roles
+    views = {role: game.view(state, role, state.number) for role in roles}
+    table = dict(views[roles[0]])
+    table.pop("history", None)
+    # Deck tops a seat put back with Scout: known to it, shown to the omniscient reviewer.
+    decks = {}
+    for name, deck in (table.get("decks") or {}).items():
+        tops = [list(views[role]["decks"][name]["top"]) for role in roles]
+        merged = [next((t[i] for t in tops if t[i] != "unknown"), "unknown") for i in range(len(tops[0]))]
+        decks[name] = {"size": deck.get("size", 0), "top": merged}
+    table["decks"] = decks
+    return _st_board(table, hands={role: views[role]["hand"] for role in roles})
+
+
+register_renderer("schotten-totten", _st_seat, _st_omniscient)
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying into frames
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Frame:
+    """One decision of the record, as the viewer (a seat, or omniscient) saw it.
+
+    ``board``: the table when the decision was asked (per seat: rendered from that seat's view
+    only). ``key``/``label``: the option chosen, as the viewer saw it. ``prompt``/``options``/
+    ``index``: only for the viewer's own decisions (every player decision when omniscient).
+    ``move``: the record's decision line (timings, faults).
+    """
+
+    number: int
+    role: str
+    step: str
+    key: str
+    label: str | None
+    own: bool
+    prompt: str | None
+    options: tuple[str, ...] | None
+    index: int | None
+    move: dict[str, Any]
+    view: dict[str, Any] | None = None  # per seat: the view when the decision was asked
+    _board: str | None = field(default=None, repr=False)
+    _game: Any = field(default=None, repr=False)
+
+    @property
+    def board(self) -> str:
+        if self._board is None:
+            self._board = render_view(self._game, self.view or {})
+        return self._board
+
+    @property
+    def chance(self) -> bool:
+        return self.role == CHANCE
+
+
+@dataclass
+class Review:
+    """A replayed record as one viewer saw it."""
+
+    game: Any
+    record: Record
+    roles: tuple[str, ...]
+    as_role: str | None  # None: omniscient
+    frames: list[Frame]
+    final_board: str
+    final_view: dict[str, Any] | None
+    outcome: Outcome | None
+    #: the whole history as the viewer saw it: [number, role, step, key] per decision
+    log: list[list[Any]]
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self.record.header
+
+    @property
+    def footer(self) -> dict[str, Any] | None:
+        return self.record.footer
+
+
+def game_for(name: str | None) -> Game:
+    """The game a record names: a built-in one, else one from the plugin registry. Raises
+    :class:`ValueError` (one line) for an unknown game."""
+    from .games import GAMES
+
+    if name in GAMES:
+        return GAMES[name]
+    from .plugins import PluginError, load_registry
+
+    try:
+        return load_registry().game(str(name))
+    except PluginError as exc:
+        raise ValueError(str(exc.args[0] if exc.args else exc)) from None
+
+
+def roles_of(game: Game, record: Record) -> tuple[str, ...]:
+    header = record.header
+    try:
+        return tuple(game.rules(header.get("ruleset"), header.get("options") or {}).roles)
+    except RulesError as exc:
+        raise ReplayError(f"record header: {exc}") from None
+
+
+def check_role(game: Game, record: Record, as_role: str | None) -> tuple[str, ...]:
+    """The match's roles; :class:`ValueError` if ``as_role`` is not one of them."""
+    roles = roles_of(game, record)
+    if as_role is not None and as_role not in roles:
+        raise ValueError(f"--as {as_role!r}: not a role of this match (roles: {', '.join(roles)})")
+    return roles
+
+
+def review(
+    game: Game,
+    record: Record,
+    *,
+    as_role: str | None = None,
+    history: int = HISTORY_CAP,
+    boards: bool = True,
+) -> Review:
+    """Replay ``record`` once and return every decision as ``as_role`` saw it (``None``:
+    omniscient). Per-seat frames are built from ``game.view(state, as_role)`` alone. ``history``:
+    how many recent history entries each frame's view keeps. ``boards=False`` skips the
+    omniscient boards (per-seat boards are rendered lazily anyway)."""
+    roles = check_role(game, record, as_role)
+    header = record.header
+    rules = game.rules(header.get("ruleset"), header.get("options") or {})
+    initial = game.new_state(rules)
+    seat = as_role
+
+    def seat_view(state: Any, number: int) -> dict[str, Any]:
+        # at least the last entry: it tells how this seat saw the choice just made
+        return game.view(state, seat, max(0, number - max(history, 1)))
+
+    before_view = game.view(initial, seat) if seat is not None else None
+    before_board = render_state(game, initial) if seat is None and boards else None
+    frames: list[Frame] = []
+    state = initial
+    for step in replay_steps(game, record):
+        state = step.state
+        decision = step.decision
+        move = record.moves[step.number - 1]
+        if seat is None:
+            own = decision.role != CHANCE
+            key, label = step.option.key, step.option.label
+            after_view = None
+        else:
+            own = decision.role == seat
+            after_view = seat_view(state, step.number)
+            entry = after_view["history"][-1] if after_view["history"] else None
+            # The choice as this seat saw it (redacted when hidden from it); never the record's key.
+            key = entry[3] if entry is not None and entry[0] == step.number else "?"
+            label = step.option.label if own or key == step.option.key else None
+            if history < 1:
+                after_view["history"] = []
+        frames.append(
+            Frame(
+                number=step.number,
+                role=decision.role,
+                step=decision.step,
+                key=key,
+                label=label,
+                own=own,
+                prompt=decision.prompt if own else None,
+                options=tuple(o.key for o in decision.options) if own else None,
+                index=step.index if own else None,
+                move=move,
+                view=before_view,
+                _board=before_board,
+                _game=game,
+            )
+        )
+        if seat is None:
+            before_board = render_state(game, state) if boards else None
+        else:
+            before_view = after_view
+    if seat is None:
+        log = [[m.get("n", i), m.get("role"), m.get("step"), m.get("key")] for i, m in enumerate(record.moves, 1)]
+        final_board = before_board if before_board is not None else (render_state(game, state) if boards else "")
+        final_view = None
+    else:
+        log = [list(e) for e in game.view(state, seat)["history"]]
+        final_view = before_view
+        final_board = render_view(game, final_view or {})
+    return Review(game, record, roles, seat, frames, final_board, final_view, game.outcome(state), log)
+
+
+# ---------------------------------------------------------------------------------------------
+# Text output
+# ---------------------------------------------------------------------------------------------
+
+
+def _timing(move: Mapping[str, Any], role: str) -> str:
+    parts = []
+    if role != CHANCE:
+        for name, label in (("think_ms", "think"), ("elapsed_ms", "elapsed"), ("rtt_ms", "rtt")):
+            value = move.get(name)
+            if value is not None:
+                parts.append(f"{label} {value:g} ms" if isinstance(value, (int, float)) else f"{label} {value}")
+    if move.get("fault"):
+        text = f"FAULT {move['fault']}"
+        if move.get("substituted"):
+            text += ", substituted at random"
+        parts.append(text)
+    elif move.get("substituted"):
+        parts.append("substituted at random")
+    return f"  ({'; '.join(parts)})" if parts else ""
+
+
+def decision_line(frame: Frame) -> str:
+    """``[16] p1 play -> card:red-5  (think 12 ms)``: one line per decision."""
+    chosen = frame.key
+    label = frame.label
+    if label and frame.own and not frame.chance and not _same(label, frame.key):
+        chosen = label if label.startswith(frame.key + " ") else f"{chosen} ({label})"
+    return f"[{frame.number}] {frame.role} {frame.step} -> {chosen}{_timing(frame.move, frame.role)}"
+
+
+def _same(label: str, key: str) -> bool:
+    """Whether a label only repeats its key (``red-5`` for ``card:red-5``, ``flag 4``)."""
+    return label == key or key.endswith(":" + label) or label.replace(" ", ":") == key
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def _options_lines(frame: Frame) -> list[str]:
+    if not frame.options:
+        return []
+    items = [f"[{k}]" if i == frame.index else k for i, k in enumerate(frame.options)]
+    return textwrap.wrap(
+        " ".join(items),
+        _WIDTH,
+        initial_indent=f"    options ({len(items)}): ",
+        subsequent_indent=" " * 8,
+        break_on_hyphens=False,
+    )
+
+
+def _decision_block(frame: Frame, *, board: bool) -> list[str]:
+    lines = [decision_line(frame)]
+    if board and frame.own and not frame.chance:
+        lines.append(_indent(_strip_history_board(frame)))
+        if frame.prompt:
+            lines.append(f"    prompt: {frame.prompt}")
+        lines += _options_lines(frame)
+    return lines
+
+
+def _strip_history_board(frame: Frame) -> str:
+    """The frame's board without the recent-history lines (the replay prints every move)."""
+    if frame.view is not None and frame.view.get("history"):
+        view = dict(frame.view)
+        view["history"] = []
+        return render_view(frame._game, view)
+    return frame.board
+
+
+def _title(review_: Review) -> list[str]:
+    header = review_.header
+    seats = " vs ".join(f"{role} {bot}" for role, bot in (header.get("roles") or {}).items())
+    match = f", match {header['match_id']}" if header.get("match_id") else ""
+    line = f"{header.get('game')} ({header.get('ruleset')}) seed {header.get('seed')}{match}: {seats}"
+    if review_.as_role is None:
+        who = "omniscient: every hand is shown"
+    else:
+        bot = (header.get("roles") or {}).get(review_.as_role)
+        who = f"as seen by {review_.as_role}" + (f" ({bot})" if bot else "") + ": only what that seat saw"
+    return [line, who]
+
+
+def outcome_lines(review_: Review) -> list[str]:
+    """How the match ended, the faults and the fault policy. Raises :class:`ReplayError` if the
+    replayed outcome contradicts the record's outcome line."""
+    outcome = review_.outcome
+    footer = review_.footer or {}
+    lines = []
+    if outcome is not None:
+        who = f"{outcome.winner} wins" if outcome.winner else "draw"
+        lines.append(f"{who} by {outcome.termination}: {outcome.reason}")
+        if footer and (footer.get("winner"), footer.get("termination")) != (outcome.winner, outcome.termination):
+            raise ReplayError("the replayed outcome differs from the record's outcome line")
+    elif footer:
+        winner = footer.get("winner")
+        lines.append(
+            f"stopped by the referee: {footer.get('termination')}: {footer.get('reason')}"
+            + (f" ({winner} wins)" if winner else "")
+        )
+    else:
+        lines.append("the record ends before the match is over")
+    faults = footer.get("faults") or {}
+    if faults:
+        text = "; ".join(
+            f"{role} " + ", ".join(f"{kind} x{count}" for kind, count in kinds.items())
+            for role, kinds in faults.items()
+        )
+        lines.append(f"faults: {text}")
+    if footer.get("fault_policy"):
+        lines.append(f"fault policy: {footer['fault_policy']}")
+    return lines
+
+
+def check_start(record: Record, start: int) -> int:
+    total = len(record.moves)
+    if not isinstance(start, int) or isinstance(start, bool):
+        raise ValueError(f"--from {start!r}: expected a decision number")
+    if total == 0:
+        if start != 1:
+            raise ValueError(f"--from {start}: the record has no decisions")
+        return start
+    if not 1 <= start <= total:
+        raise ValueError(f"--from {start}: the record has decisions 1 to {total}")
+    return start
+
+
+def replay_lines(
+    game: Game,
+    record: Record,
+    *,
+    as_role: str | None = None,
+    start: int = 1,
+    quiet: bool = False,
+) -> Iterator[str]:
+    """The replay as text, one line (or block) at a time: a title, then one ``[N] role step ->
+    key`` line per decision from ``start`` on (each of the viewer's own decisions followed by
+    the board it saw, the prompt and the options, unless ``quiet``), the final board and the
+    outcome. Per seat (``as_role``) everything comes from that seat's views."""
+    check_start(record, start)
+    result = review(game, record, as_role=as_role, boards=not quiet)
+    yield from _title(result)
+    if start > 1:
+        yield f"(decisions 1 to {start - 1} replayed silently)"
+    for frame in result.frames:
+        if frame.number >= start:
+            yield from _decision_block(frame, board=not quiet)
+    if not quiet:
+        yield "final position:"
+        yield _indent(_final_board(result))
+    yield from outcome_lines(result)
+
+
+def _final_board(result: Review) -> str:
+    if result.final_view is not None and result.final_view.get("history"):
+        view = dict(result.final_view)
+        view["history"] = []
+        return render_view(result.game, view)
+    return result.final_board
+
+
+# ---------------------------------------------------------------------------------------------
+# Interactive stepping
+# ---------------------------------------------------------------------------------------------
+
+HELP = "[Enter/n] next  [b] back  [j N] jump to decision N  [q] quit"
+
+
+def screen(result: Review, position: int) -> str:
+    """The text shown at ``position``: 0-based frame index, or ``len(frames)`` for the end."""
+    total = len(result.frames)
+    who = "omniscient" if result.as_role is None else f"as {result.as_role}"
+    if position >= total:
+        lines = [f"== end of the record ({total} decisions) - {who} ==", _indent(result.final_board, "  ")]
+        lines += outcome_lines(result)
+        return "\n".join(lines)
+    frame = result.frames[position]
+    lines = [f"== decision {frame.number} of {total}: {frame.role} {frame.step} - {who} =="]
+    lines.append(_indent(frame.board, "  "))
+    if frame.own and not frame.chance:
+        if frame.prompt:
+            lines.append(f"  prompt: {frame.prompt}")
+        lines += [line[2:] for line in _options_lines(frame)]
+    lines.append(decision_line(frame))
+    return "\n".join(lines)
+
+
+def _reader(source: Any, output: TextIO) -> Callable[[str], str]:
+    """A ``prompt -> line`` function over ``input()``, a callable, or an iterable of lines;
+    raises ``EOFError`` at the end."""
+    if source is None:
+        return builtins.input
+    if callable(source):
+        return source
+    iterator = iter(source)
+
+    def read(prompt: str) -> str:
+        output.write(prompt)
+        try:
+            line = next(iterator)
+        except StopIteration:
+            output.write("\n")
+            raise EOFError from None
+        output.write(line.rstrip("\n") + "\n")
+        return line
+
+    return read
+
+
+def interactive(
+    game: Game,
+    record: Record,
+    as_role: str | None = None,
+    start: int = 1,
+    *,
+    input: Callable[[str], str] | Iterable[str] | None = None,  # noqa: A002 - mirrors builtins
+    output: TextIO | None = None,
+) -> int:
+    """Step through ``record`` one decision at a time: Enter or ``n`` next, ``b`` back, ``j N``
+    (or just ``N``) jump to decision N, ``q`` quit. ``input``: ``None`` (the terminal), a
+    ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits.
+    Returns 0."""
+    out = output if output is not None else sys.stdout
+    check_start(record, start)
+    result = review(game, record, as_role=as_role)
+    total = len(result.frames)
+    numbers = {frame.number: i for i, frame in enumerate(result.frames)}
+    position = numbers.get(start, 0)
+    read = _reader(input, out)
+    clear = "\x1b[2J\x1b[H" if getattr(out, "isatty", lambda: False)() else ""
+    title = "\n".join(_title(result)) + "\n"
+    message = HELP
+    while True:
+        out.write(clear + title + screen(result, position) + "\n")
+        if message:
+            out.write(message + "\n")
+        message = ""
+        try:
+            command = read("review> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return 0
+        if command in ("", "n", "next"):
+            if position >= total:
+                message = "end of the record: b to go back, q to quit"
+            else:
+                position += 1
+        elif command in ("b", "back", "p", "prev"):
+            if position == 0:
+                message = "this is the first decision"
+            else:
+                position -= 1
+        elif command in ("q", "quit", "exit"):
+            return 0
+        elif command in ("h", "help", "?"):
+            message = HELP
+        else:
+            target = command[1:].strip() if command.startswith("j") else command
+            if target in ("end", "$"):
+                position = total
+            elif target.isdigit() and int(target) in numbers:
+                position = numbers[int(target)]
+            elif target.isdigit():
+                message = f"no decision {target}: the record has decisions 1 to {total}"
+            else:
+                message = f"unknown command {command!r}. {HELP}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+# ---------------------------------------------------------------------------------------------
+
+
+def load(path: str) -> Record:
+    from .records import read_record
+
+    try:
+        return read_record(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def run_replay(args: Any, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
+    """``standoff replay``: ``args`` has ``record``, ``as_role``, ``omniscient``, ``start``,
+    ``step`` and ``quiet`` (missing ones take their defaults). Without ``--as`` the replay is
+    omniscient. ``--step`` steps interactively when stdin and stdout are terminals, and prints
+    the plain replay otherwise."""
+    out = stdout if stdout is not None else sys.stdout
+    inp = stdin if stdin is not None else sys.stdin
+    as_role = getattr(args, "as_role", None)
+    omniscient = bool(getattr(args, "omniscient", False))
+    start = getattr(args, "start", None)
+    start = 1 if start is None else start
+    if as_role is not None and omniscient:
+        raise ValueError("--as and --omniscient are mutually exclusive: give one of them")
+    record = load(args.record)
+    game = game_for(record.header.get("game"))
+    check_role(game, record, as_role)
+    check_start(record, start)
+    if getattr(args, "step", False):
+        if inp.isatty() and out.isatty():
+            return interactive(game, record, as_role, start, output=out)
+        print("standoff: note: --step needs a terminal; printing the replay instead", file=sys.stderr)
+    for line in replay_lines(game, record, as_role=as_role, start=start, quiet=bool(getattr(args, "quiet", False))):
+        out.write(line + "\n")
+    return 0

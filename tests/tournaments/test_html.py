@@ -1,0 +1,410 @@
+"""The static HTML report of a run folder (standoff.tournaments.html): structure, links, no
+external resources, per-seat JSON that hides the other seat's cards, and (when Chromium is
+installed) every page loaded in headless Chromium without console errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from standoff.server.core.record import replay_steps
+from standoff.server.games import get_game
+from standoff.server.games.schotten_totten.cards import card_name
+from standoff.server.records import read_record
+from standoff.tournaments.config import parse_config
+from standoff.server.local import bot_seed, play_match
+from standoff.server.plugins import load_registry
+from standoff.tournaments.html import (
+    ReportError,
+    apply_delta,
+    match_tracks,
+    omniscient_boards,
+    page_name,
+    write_report,
+)
+from standoff.tournaments.report import read_results
+from standoff.tournaments.runner import run_tournament
+
+GAME = get_game("schotten-totten")
+
+
+def run(folder: Path, name: str, **extra):
+    config = parse_config(
+        {"name": name, "game": "schotten-totten", "entrants": ["greedy", "random"], "games_per_pairing": 4,
+         "output_dir": str(folder), **extra},
+        source="t",
+    )
+    return run_tournament(config)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    """A 4-game greedy-vs-random run and its report: (run dir, index path)."""
+    folder = tmp_path_factory.mktemp("html")
+    summary = run(folder, "rr")
+    assert summary.complete and len(summary.results) == 4
+    index = write_report(summary.run_dir)
+    return summary.run_dir, index
+
+
+class Page(HTMLParser):
+    """Collects links, resources, tables, scripts and JSON islands of one page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.resources: list[tuple[str, str]] = []
+        self.tags: list[str] = []
+        self.ids: set[str] = set()
+        self.islands: dict[str, str] = {}
+        self.stack: list[str] = []
+        self._island: str | None = None
+        self._text: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        if a.get("id"):
+            assert a["id"] not in self.ids, f"duplicate id {a['id']}"
+            self.ids.add(a["id"])
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name == "href" and tag != "link":
+                self.links.append(value)
+            elif name in ("href", "src", "xlink:href", "action", "data", "poster", "srcset"):
+                self.resources.append((tag, value))
+        if tag == "script" and a.get("type") == "application/json":
+            self._island = a.get("id", "")
+            self._text = []
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self._island is not None:
+            self.islands[self._island] = "".join(self._text)
+            self._island = None
+
+    def handle_data(self, data):
+        if self._island is not None:
+            self._text.append(data)
+        else:
+            self.text.append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def pages(index: Path) -> list[Path]:
+    return [index] + sorted((index.parent / "matches").glob("*.html"))
+
+
+# -- structure ----------------------------------------------------------------------------------------
+
+
+def test_every_page_parses_links_resolve_and_nothing_is_external(report):
+    run_dir, index = report
+    assert index == run_dir / "report" / "index.html"
+    all_pages = pages(index)
+    assert len(all_pages) == 5  # the index and one page per match
+    for path in all_pages:
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+        page = parse(path)
+        assert "html" in page.tags and "body" in page.tags
+        for link in page.links + [src for _, src in page.resources]:
+            assert not re.match(r"^(https?:)?//", link), (path.name, link)
+            parts = urlsplit(link)
+            assert parts.scheme == "", (path.name, link)  # no http(s):, data:, javascript:, file:
+            if parts.path:
+                target = (path.parent / unquote(parts.path)).resolve()
+                assert target.is_file(), (path.name, link)
+        assert not [r for r in page.resources if r[0] in ("script", "link", "img", "iframe")], page.resources
+        assert "http://" not in text.replace('"http://www.w3.org', "") and "https://" not in text
+        assert len(text) < 400_000, (path.name, len(text))  # pages stay small
+
+
+def test_index_lists_standings_charts_and_every_match(report):
+    run_dir, index = report
+    text = index.read_text(encoding="utf-8")
+    page = parse(index)
+    standings = text[text.index('<table id="standings">') : text.index("</table>", text.index('<table id="standings">'))]
+    assert ">greedy<" in standings and ">random<" in standings
+    assert "\u00b1 95%" in standings and "interval" in standings
+    assert text.count("<svg") >= 3  # intervals, Elo over time, terminations
+    assert text.count("<polyline") == 2  # one Elo line per entrant
+    assert "Likelihood of superiority" in text and "Crosstable" in text and "Terminations" in text
+    assert "Faults per bot" in text and 'id="faults-none"' in text
+    results = read_results(run_dir / "results.jsonl")
+    for result in results:
+        assert f"matches/{page_name(result.match_id)}" in page.links
+    ratings = json.loads((run_dir / "ratings.json").read_text())
+    for term, count in ratings["terminations"].items():
+        assert f"{term}: {count}" in text
+
+
+def test_match_pages_embed_a_viewer_with_per_seat_tracks(report):
+    run_dir, index = report
+    for path in pages(index)[1:]:
+        page = parse(path)
+        assert {"viewer", "board", "decision", "log", "slider", "timeline", "meta"} <= page.ids
+        assert {"track-p1", "track-p2", "track-omniscient"} <= set(page.islands)
+        timeline = json.loads(page.islands["timeline"])
+        meta = json.loads(page.islands["meta"])
+        record = read_record(run_dir / "records" / (path.stem + ".jsonl"))
+        players = [m for m in record.moves if m["role"] != "chance"]
+        assert [t["n"] for t in timeline[:-1]] == [m["n"] for m in players]  # player decisions only
+        assert timeline[-1] == {"end": True}
+        assert meta["decisions"] == len(record.moves) and meta["game"] == "schotten-totten"
+        omniscient = json.loads(page.islands["track-omniscient"])
+        boards = omniscient_boards(omniscient)
+        assert len(boards) == len(timeline) and all("flag 9:" in b for b in boards)
+        assert "p1 hand (" in boards[0] and "p2 hand (" in boards[0]
+        for seat in ("p1", "p2"):
+            track = json.loads(page.islands[f"track-{seat}"])
+            assert len(track["frames"]) == len(timeline)
+            assert all("b" not in f for f in track["frames"])  # no omniscient boards in a seat's track
+            view = None
+            for t, frame in zip(timeline, track["frames"]):
+                view = apply_delta(view, frame["v"])
+                assert view["role"] == seat and "history" not in view
+                assert ("o" in frame) == (t.get("r") == seat)  # options only for its own decisions
+
+
+def test_views_round_trip_through_deltas(report):
+    """The delta-encoded views are exactly the seat's views at each player decision."""
+    run_dir, index = report
+    path = pages(index)[1]
+    page = parse(path)
+    record = read_record(run_dir / "records" / (path.stem + ".jsonl"))
+    timeline = json.loads(page.islands["timeline"])
+    track = json.loads(page.islands["track-p2"])
+    wanted = {t["n"] for t in timeline[:-1]}
+    rules = GAME.rules(record.header["ruleset"], record.header["options"])
+    previous = GAME.new_state(rules)
+    expected = []
+    for step in replay_steps(GAME, record):
+        if step.number in wanted:
+            expected.append(previous)
+        previous = step.state.copy()
+    view = None
+    for state, frame in zip(expected, track["frames"]):
+        view = apply_delta(view, frame["v"])
+        full = GAME.view(state, "p2")
+        full.pop("history"), full.pop("history_from")
+        assert view == full
+
+
+def hidden_from(record, seat: str) -> list[set[str]]:
+    """Cards hidden from ``seat`` after each decision (index 0: before the first): the other
+    hand minus the cards ``seat`` knows there (Scout) or put back on a deck itself."""
+    rules = GAME.rules(record.header.get("ruleset"), record.header.get("options"))
+    me = rules.roles.index(seat)
+
+    def hidden(state, returned):
+        cards = set()
+        for r, hand in enumerate(state.hands):
+            if r != me:
+                cards |= {card_name(c) for c in hand}
+        return cards - {card_name(c) for c in state.known[me]} - returned
+
+    result = [hidden(GAME.new_state(rules), set())]
+    returned: set[str] = set()
+    for step in replay_steps(GAME, record):
+        if step.decision.role == seat and step.decision.step == "scout_return":
+            returned.add(step.option.key.removeprefix("card:"))
+        result.append(hidden(step.state, returned))
+    return result
+
+
+def named(text: str, name: str) -> bool:
+    """Whether plain ``text`` names card ``name`` (``red-1`` never matches inside ``red-10``)."""
+    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
+
+
+def in_json(text: str, name: str) -> bool:
+    """Whether JSON ``text`` holds card ``name`` as a value (``"red-1"`` or ``"card:red-1"``;
+    never the ``"fog"``/``"mud"`` keys of a flag)."""
+    return re.search(r'[":]' + re.escape(name) + r'"(?!\s*:)', text) is not None
+
+
+@pytest.mark.parametrize("seat", ["p1", "p2"])
+def test_a_seats_json_never_holds_the_other_seats_hidden_cards(report, seat):
+    run_dir, index = report
+    checked = 0
+    for path in pages(index)[1:]:
+        page = parse(path)
+        record = read_record(run_dir / "records" / (path.stem + ".jsonl"))
+        hidden = hidden_from(record, seat)
+        timeline = json.loads(page.islands["timeline"])
+        track = json.loads(page.islands[f"track-{seat}"])
+        view = None
+        for t, frame in zip(timeline, track["frames"]):
+            view = apply_delta(view, frame["v"])
+            n = len(record.moves) if t.get("end") else t["n"]
+            before = hidden[n] if t.get("end") else hidden[n - 1]
+            text = json.dumps({"view": view, "delta": frame["v"], "options": frame.get("o"), "prompt": frame.get("p")})
+            for name in before:
+                assert not in_json(text, name), (path.name, seat, n, name)
+            for name in hidden[n]:
+                assert not named(frame.get("k", ""), name), (path.name, seat, n, name)
+            checked += len(before)
+        for number, role, step, key in track["log"]:
+            for name in hidden[number]:
+                assert not named(key, name), (path.name, seat, number, name)
+        # the omniscient track on the same page does name them (the check can see a leak)
+        omniscient = " ".join(omniscient_boards(json.loads(page.islands["track-omniscient"])))
+        assert any(named(omniscient, name) for name in hidden[len(record.moves) // 2])
+    assert checked > 1000
+
+
+@pytest.mark.skipif("three_player" not in GAME.rulesets, reason="no three-player ruleset")
+def test_three_player_tracks_hold_only_their_own_seats_cards():
+    registry = load_registry(entry_points=False)
+    rules = GAME.rules("three_player")
+    bots = {role: registry.make_bot("random", bot_seed(9, role), GAME.name) for role in rules.roles}
+    record = play_match(GAME, rules, bots, 9).record
+    data = match_tracks(GAME, record)
+    assert set(data["tracks"]) == {*rules.roles, "omniscient"}
+    for seat in rules.roles:
+        hidden = hidden_from(record, seat)
+        track = data["tracks"][seat]
+        view = None
+        for t, frame in zip(data["timeline"], track["frames"]):
+            view = apply_delta(view, frame["v"])
+            n = len(record.moves) if t.get("end") else t["n"] - 1
+            assert not any(in_json(json.dumps(view), name) for name in hidden[n]), (seat, n)
+        assert sorted(view["opponents"]) == sorted(r for r in rules.roles if r != seat)
+
+
+def test_series_matches_get_a_page_per_game(tmp_path):
+    summary = run(tmp_path, "series", games_per_pairing=2, match={"games": 2})
+    index = write_report(summary.run_dir)
+    matches = index.parent / "matches"
+    for result in summary.results:
+        assert len(result.games) == 2
+        page = parse(matches / page_name(result.match_id))
+        games = [link for link in page.links if link.startswith(result.match_id + "-g")]
+        assert games == [f"{result.match_id}-g1.html", f"{result.match_id}-g2.html"]
+        for link in games:
+            game_page = parse(matches / link)
+            assert "track-p1" in game_page.islands and "../index.html" in game_page.links
+
+
+def test_unplayed_matches_stale_pages_determinism_and_errors(report, tmp_path):
+    run_dir, _ = report
+    copy = tmp_path / "copy"
+    shutil.copytree(run_dir, copy)
+    first = {p.name: p.read_bytes() for p in (copy / "report" / "matches").glob("*.html")}
+    (copy / "report" / "matches" / "old-match.html").write_text("stale")
+    results = (copy / "results.jsonl").read_text().splitlines()
+    ghost = json.loads(results[-1])
+    ghost.update(index=99, match_id="ghost-1", played=False, winner=None, winner_role=None,
+                 scores={"p1": 0.0, "p2": 0.0}, termination="not_played", reason="never connected: remote:ghost")
+    (copy / "results.jsonl").write_text("\n".join(results + [json.dumps(ghost)]) + "\n")
+    index = write_report(copy)
+    matches = index.parent / "matches"
+    assert not (matches / "old-match.html").exists()
+    assert "not played: never connected: remote:ghost" in (matches / "ghost-1.html").read_text()
+    for name, data in first.items():
+        if name != page_name(json.loads(results[-1])["match_id"]):  # its "next match" link is new
+            assert (matches / name).read_bytes() == data  # the same run folder, the same bytes
+    with pytest.raises(ReportError, match="not a folder"):
+        write_report(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ReportError, match=r"not a run folder \(no results.jsonl\)"):
+        write_report(tmp_path / "empty")
+    (copy / "results.jsonl").write_text("garbage\n{}\n")
+    with pytest.raises(ReportError, match="line 1"):
+        write_report(copy)
+
+
+# -- in a real browser ----------------------------------------------------------------------------------
+
+
+def _chromium() -> str | None:
+    """The browser, installed from Debian's packages in CI (CI=true, root) when missing, so the
+    README's test command is all CI needs."""
+    for attempt in range(2):
+        for name in ("chromium", "chromium-browser"):
+            found = shutil.which(name)
+            if found:
+                return found
+        if attempt or not (os.environ.get("CI") == "true" and shutil.which("apt-get") and os.geteuid() == 0):
+            return None
+        subprocess.run(["apt-get", "update", "-qq"], capture_output=True, timeout=600)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], capture_output=True, timeout=1200,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    return None
+
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--window-size=1280,1600",
+]
+
+# Chromium's console lines look like "[pid:tid:time:INFO:CONSOLE:12] "message", source: ...".
+# Our pages log nothing, so every console line counts as an error; other stderr noise (D-Bus,
+# GPU, sandbox warnings) does not.
+CONSOLE = re.compile(r":CONSOLE[:(\]]|Uncaught|SyntaxError|ReferenceError|TypeError")
+
+
+def test_pages_load_in_headless_chromium(report, tmp_path):
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed (no `chromium` or `chromium-browser` on PATH): "
+                    "the pages were not loaded in a browser")
+    _, index = report
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    targets = [(path, "") for path in pages(index)]
+    targets.append((pages(index)[1], "#seat=p1&n=60"))  # a seat's board drawn by the page's script
+    jobs = []
+    for i, (path, fragment) in enumerate(targets):
+        url = path.resolve().as_uri() + fragment
+        shot = shots / f"{i:02d}-{path.stem}.png"
+        for mode in (f"--screenshot={shot}", "--dump-dom"):
+            profile = tmp_path / f"profile-{i}-{'dom' if mode == '--dump-dom' else 'shot'}"
+            jobs.append((path, fragment, mode, shot, [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", mode, url]))
+
+    def load(job):
+        command = job[-1]
+        return subprocess.run(command, capture_output=True, cwd=tmp_path, timeout=120,
+                              env={**os.environ, "LANG": "C.UTF-8"})
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        done = list(pool.map(load, jobs))
+    runs = [(path, fragment, mode, shot, process) for (path, fragment, mode, shot, _), process in zip(jobs, done)]
+    for path, fragment, mode, shot, process in runs:
+        out, stderr = process.stdout, process.stderr.decode("utf-8", "replace")
+        errors = [line for line in stderr.splitlines() if CONSOLE.search(line)]
+        assert not errors, (path.name, fragment, errors)
+        assert process.returncode == 0, (path.name, mode, stderr[-2000:])
+        if mode == "--dump-dom":
+            dom = out.decode("utf-8", "replace")
+            assert "</html>" in dom, (path.name, dom[-500:])
+            if path.name == "index.html":
+                assert "<svg" in dom and "greedy" in dom
+            else:  # the viewer's script ran: it is shown and drew a board and a decision
+                assert 'id="viewer" hidden' not in dom, path.name
+                assert re.search(r'id="decision"[^>]*><div class="title">', dom), path.name
+                if fragment:
+                    assert '<table class="st">' in dom and "as p1" in dom
+                else:
+                    assert '<pre class="board">turn ' in dom
+        else:
+            assert shot.exists() and shot.stat().st_size > 5000, shot
+    print(f"\nchromium screenshots: {shots}")

@@ -1,0 +1,843 @@
+"""A self-contained static HTML report of a tournament run folder (``standoff report RUN_DIR``).
+
+:func:`write_report` reads the run folder alone (``config.json``, ``results.jsonl``,
+``elo.jsonl``, ``records/``) and writes::
+
+    <run>/report/index.html                 standings with 95% intervals, crosstable,
+                                            likelihood of superiority, Elo over time, faults,
+                                            terminations, head to head, every match
+    <run>/report/matches/<match id>.html    one page per match: a step-through board viewer
+    <run>/report/matches/<id>-g<k>.html     (multi-game matches: one page per game, and the
+                                            match page lists them)
+
+Everything is inline (CSS, JavaScript, SVG charts drawn here in Python): the pages work offline
+from ``file://`` and load nothing from anywhere. The same run folder always gives the same bytes.
+
+The board viewer: every record is replayed with the game its header names. For each player
+decision (chance decisions only show in the logs) each seat's track embeds that seat's
+``game.view`` taken when the decision was asked — and nothing else: a seat's JSON never holds
+another seat's hidden cards — as a delta on its previous view (:func:`apply_delta`), the choice
+as that seat saw it, and the prompt and options of its own decisions. The omniscient track
+embeds the full board text (:func:`standoff.server.review.render_state`). The log of each track
+is the history as that seat saw it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..server.core.game import CHANCE
+from ..server.core.record import ReplayError
+from ..server.records import read_record
+from ..server.review import Review, game_for, outcome_lines, review
+from .html_assets import CSS, VIEWER_JS
+from .model import Result
+from .report import ELO_FILE, RESULTS_FILE, compute_ratings, elo_lines, read_results
+
+__all__ = ["ReportError", "apply_delta", "match_tracks", "omniscient_boards", "view_delta", "write_report"]
+
+REPORT_DIR = "report"
+MATCHES_DIR = "matches"
+PALETTE = (
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+)
+_MAX_POINTS = 1500  # points per polyline in the Elo chart (longer series are thinned)
+
+
+class ReportError(ValueError):
+    """A run folder the report cannot be made from. The message is one line."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def esc(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _json_island(data: Any) -> str:
+    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page_name(match_id: str) -> str:
+    """A file name for a match id (ids are ``[A-Za-z0-9._-]``; anything else becomes ``_``)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", match_id) + ".html"
+
+
+def _num(value: Any, spec: str = ".1f") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    return format(value, spec)
+
+
+def _page(title: str, body: str, *, script: str = "") -> str:
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n"
+        + (f"<script>{script}</script>\n" if script else "")
+        + "</body>\n</html>\n"
+    )
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# View deltas (the per-seat tracks)
+# ---------------------------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def view_delta(previous: Mapping[str, Any] | None, current: Mapping[str, Any]) -> dict[str, Any]:
+    """What changed from ``previous`` to ``current`` (top-level keys): changed values whole,
+    except equal-length lists, sent as ``{"@patch": {index: item}}``; removed keys in
+    ``"@gone"``. :func:`apply_delta` (and the viewer's JavaScript) undo it."""
+    if previous is None:
+        return dict(current)
+    delta: dict[str, Any] = {}
+    for key, value in current.items():
+        old = previous.get(key, _MISSING)
+        if old == value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and value and len(value) == len(old):
+            delta[key] = {"@patch": {str(i): v for i, (v, o) in enumerate(zip(value, old)) if v != o}}
+        else:
+            delta[key] = value
+    gone = [key for key in previous if key not in current]
+    if gone:
+        delta["@gone"] = gone
+    return delta
+
+
+def apply_delta(previous: Mapping[str, Any] | None, delta: Mapping[str, Any]) -> dict[str, Any]:
+    """The view :func:`view_delta` encoded: ``apply_delta(a, view_delta(a, b)) == b``."""
+    view = dict(previous or {})
+    for key, value in delta.items():
+        if key == "@gone":
+            for gone in value:
+                view.pop(gone, None)
+        elif isinstance(value, dict) and "@patch" in value and isinstance(view.get(key), list):
+            items = list(view[key])
+            for index, item in value["@patch"].items():
+                items[int(index)] = item
+            view[key] = items
+        else:
+            view[key] = value
+    return view
+
+
+def _bare(view: Mapping[str, Any] | None) -> dict[str, Any]:
+    view = dict(view or {})
+    view.pop("history", None)
+    view.pop("history_from", None)
+    return view
+
+
+def _timeline_entry(frame: Any) -> dict[str, Any]:
+    move = frame.move
+    entry: dict[str, Any] = {"n": frame.number, "r": frame.role, "s": frame.step}
+    for name, short in (("think_ms", "t"), ("elapsed_ms", "e"), ("rtt_ms", "q"), ("fault", "f")):
+        if move.get(name) is not None:
+            entry[short] = move[name]
+    if move.get("substituted"):
+        entry["x"] = True
+    return entry
+
+
+def _frame_choice(frame: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"k": frame.key}
+    if frame.own and frame.options is not None:
+        out["p"] = frame.prompt
+        out["o"] = list(frame.options)
+        out["c"] = frame.index
+    return out
+
+
+def match_tracks(game: Any, record: Any) -> dict[str, Any]:
+    """The viewer's data for one record: ``timeline`` (player decisions, then the end),
+    ``tracks`` (one per seat, plus ``omniscient``) and ``meta``. Each seat's track is made from
+    that seat's views only."""
+    omniscient = review(game, record, as_role=None, history=0)
+    roles = omniscient.roles
+    keep = [i for i, frame in enumerate(omniscient.frames) if frame.role != CHANCE]
+    timeline = [_timeline_entry(omniscient.frames[i]) for i in keep] + [{"end": True}]
+    tracks: dict[str, Any] = {}
+    for role in roles:
+        seat = review(game, record, as_role=role, history=0)
+        frames, previous = [], None
+        for i in keep:
+            frame = seat.frames[i]
+            view = _bare(frame.view)
+            entry = {"v": view_delta(previous, view), **_frame_choice(frame)}
+            previous = view
+            frames.append(entry)
+        final = _bare(seat.final_view)
+        frames.append({"v": view_delta(previous, final)})
+        tracks[role] = {"seat": role, "frames": frames, "log": seat.log}
+    omni_frames, previous = [], None
+    boards = [omniscient.frames[i].board for i in keep] + [omniscient.final_board]
+    choices = [_frame_choice(omniscient.frames[i]) for i in keep] + [{}]
+    for board, choice in zip(boards, choices):
+        current = {"board": board.split("\n")}
+        omni_frames.append({"b": view_delta(previous, current), **choice})
+        previous = current
+    tracks["omniscient"] = {"seat": None, "frames": omni_frames, "log": omniscient.log}
+    meta = {
+        "game": game.name,
+        "roles": list(roles),
+        "outcome": _outcome_text(omniscient),
+        "faults": [line for line in _safe_outcome_lines(omniscient) if line.startswith("fault")],
+        "decisions": len(record.moves),
+    }
+    return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board}
+
+
+def omniscient_boards(track: Mapping[str, Any]) -> list[str]:
+    """The board texts of an omniscient track (its frames carry line deltas)."""
+    boards, current = [], None
+    for frame in track["frames"]:
+        current = apply_delta(current, frame["b"])
+        boards.append("\n".join(current["board"]))
+    return boards
+
+
+def _safe_outcome_lines(result: Review) -> list[str]:
+    try:
+        return outcome_lines(result)
+    except ReplayError as exc:
+        return [f"record inconsistent: {exc}"]
+
+
+def _outcome_text(result: Review) -> str:
+    lines = _safe_outcome_lines(result)
+    return lines[0] if lines else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# SVG charts
+# ---------------------------------------------------------------------------------------------
+
+
+def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    if hi <= lo:
+        hi = lo + 1.0
+    raw = (hi - lo) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(lo / step) * step
+    ticks, value = [], first
+    while value <= hi + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _fmt_tick(value: float) -> str:
+    return f"{value:g}" if abs(value) < 1e6 else f"{value:.3g}"
+
+
+def _thin(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    if len(points) <= _MAX_POINTS:
+        return points
+    stride = math.ceil(len(points) / _MAX_POINTS)
+    kept = points[::stride]
+    if kept[-1] != points[-1]:
+        kept.append(points[-1])
+    return kept
+
+
+def _size(width: int, height: int) -> str:
+    return f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="max-width:100%;height:auto"'
+
+
+def elo_chart(lines: Sequence[Mapping[str, Any]], names: Sequence[str], start: float) -> str:
+    """An SVG line chart: each entrant's Elo after every pairwise game of the log."""
+    series: dict[str, list[tuple[float, float]]] = {}
+    for i, line in enumerate(lines, 1):
+        for who, after in ((line["a"], line["a_after"]), (line["b"], line["b_after"])):
+            series.setdefault(who, [(0, float(start))]).append((i, float(after)))
+    order = [n for n in names if n in series] + sorted(n for n in series if n not in names)
+    if not order:
+        return '<p class="muted">No games played yet.</p>'
+    width, height = 820, 340
+    left, right, top, bottom = 56, 170, 14, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [y for pts in series.values() for _, y in pts]
+    lo, hi = min(values), max(values)
+    pad = max(10.0, (hi - lo) * 0.08)
+    lo, hi = lo - pad, hi + pad
+    games = max(1, len(lines))
+
+    def sx(x: float) -> float:
+        return left + plot_w * x / games
+
+    def sy(y: float) -> float:
+        return top + plot_h * (1 - (y - lo) / (hi - lo))
+
+    parts = [
+        f'<svg class="chart" {_size(width, height)} role="img" '
+        'aria-label="Elo rating after each game">'
+    ]
+    for tick in _ticks(lo, hi):
+        y = sy(tick)
+        parts.append(f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}"/>')
+        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{_fmt_tick(tick)}</text>')
+    for tick in _ticks(0, games, 8):
+        if tick != int(tick):
+            continue
+        x = sx(tick)
+        parts.append(f'<line class="axis" x1="{x:.1f}" x2="{x:.1f}" y1="{top + plot_h}" y2="{top + plot_h + 4}"/>')
+        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{int(tick)}</text>')
+    parts.append(f'<line class="axis" x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}"/>')
+    parts.append(f'<line class="axis" x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}"/>')
+    parts.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle">pairwise games played</text>'
+    )
+    parts.append(
+        f'<text x="14" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
+        f'transform="rotate(-90 14 {top + plot_h / 2:.1f})">Elo</text>'
+    )
+    for i, name in enumerate(order):
+        colour = PALETTE[i % len(PALETTE)]
+        dash = "" if i < len(PALETTE) else ' stroke-dasharray="5 3"'
+        points = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in _thin(series[name]))
+        final = series[name][-1][1]
+        parts.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{points}">'
+            f"<title>{esc(name)}: {final:.1f}</title></polyline>"
+        )
+        ly = top + 12 + 18 * i
+        if ly < height - 8:
+            lx = left + plot_w + 14
+            parts.append(f'<line x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
+            label = name if len(name) <= 16 else name[:15] + "\u2026"
+            parts.append(f'<text x="{lx + 24}" y="{ly}">{esc(label)} {final:.0f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def interval_chart(players: Sequence[Mapping[str, Any]]) -> str:
+    """An SVG forest plot: each rated player's rating with its 95% interval."""
+    rated = [p for p in players if p.get("games")]
+    if not rated:
+        return ""
+    finite = []
+    for p in rated:
+        r, m = float(p["rating"]), p.get("margin")
+        finite.append(r)
+        if isinstance(m, (int, float)):
+            finite += [r - m, r + m]
+    lo, hi = min(finite), max(finite)
+    pad = max(20.0, (hi - lo) * 0.05)
+    lo, hi = lo - pad, hi + pad
+    row, left, right, top = 22, 160, 20, 10
+    width = 820
+    plot_w = width - left - right
+    height = top + row * len(rated) + 30
+
+    def sx(x: float) -> float:
+        return left + plot_w * (min(max(x, lo), hi) - lo) / (hi - lo)
+
+    parts = [
+        f'<svg class="chart" {_size(width, height)} role="img" '
+        'aria-label="ratings with 95% intervals">'
+    ]
+    axis_y = top + row * len(rated) + 4
+    for tick in _ticks(lo, hi, 8):
+        x = sx(tick)
+        parts.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{axis_y}"/>')
+        parts.append(f'<text x="{x:.1f}" y="{axis_y + 14}" text-anchor="middle">{_fmt_tick(tick)}</text>')
+    for i, p in enumerate(rated):
+        y = top + row * i + row / 2
+        r, m = float(p["rating"]), p.get("margin")
+        name = p["name"] if len(p["name"]) <= 22 else p["name"][:21] + "\u2026"
+        parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{esc(name)}</text>')
+        colour = PALETTE[i % len(PALETTE)]
+        if isinstance(m, (int, float)):
+            a, b, dash = sx(r - m), sx(r + m), ""
+        else:  # an infinite interval: drawn to both edges, dashed
+            a, b, dash = sx(lo), sx(hi), ' stroke-dasharray="4 3"'
+        parts.append(
+            f'<line x1="{a:.1f}" x2="{b:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{colour}" stroke-width="3"{dash}>'
+            f"<title>{esc(p['name'])}: {r:+.1f} \u00b1 {_num(m)}</title></line>"
+        )
+        parts.append(f'<circle cx="{sx(r):.1f}" cy="{y:.1f}" r="4.5" fill="{colour}"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bar_chart(items: Sequence[tuple[str, int]], *, label: str) -> str:
+    """Horizontal SVG bars with counts and shares."""
+    if not items:
+        return '<p class="muted">None.</p>'
+    total = sum(count for _, count in items) or 1
+    biggest = max(count for _, count in items) or 1
+    row, left, width = 22, 150, 540
+    plot_w = width - left - 90
+    height = row * len(items) + 8
+    parts = [
+        f'<svg class="chart" {_size(width, height)} role="img" '
+        f'aria-label="{esc(label)}">'
+    ]
+    for i, (name, count) in enumerate(items):
+        y = 4 + row * i
+        w = plot_w * count / biggest
+        parts.append(f'<text x="{left - 8}" y="{y + 14}" text-anchor="end">{esc(name)}</text>')
+        parts.append(
+            f'<rect x="{left}" y="{y + 3}" width="{max(w, 1):.1f}" height="{row - 8}" fill="{PALETTE[i % len(PALETTE)]}">'
+            f"<title>{esc(name)}: {count}</title></rect>"
+        )
+        parts.append(f'<text x="{left + w + 6:.1f}" y="{y + 14}">{count} ({100.0 * count / total:.0f}%)</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# The index page
+# ---------------------------------------------------------------------------------------------
+
+
+def _standings(ratings: Mapping[str, Any]) -> str:
+    players = ratings.get("players", [])
+    many = len(ratings.get("components", [])) > 1
+    head = (
+        "<tr><th>#</th><th class=\"name\">player</th><th>Elo</th><th>\u00b1 95%</th><th>interval</th>"
+        "<th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>" + ("<th>group</th>" if many else "") + "</tr>"
+    )
+    rows = []
+    for rank, p in enumerate(players, 1):
+        games = p.get("games", 0)
+        margin = p.get("margin")
+        if games and isinstance(margin, (int, float)):
+            interval = f"[{p['rating'] - margin:+.0f}, {p['rating'] + margin:+.0f}]"
+        elif games:
+            interval = "unbounded"
+        else:
+            interval = "-"
+        score = p.get("score_pct")
+        rows.append(
+            f"<tr><td>{rank}</td><td class=\"name\">{esc(p['name'])}</td>"
+            f"<td>{_num(p.get('rating'), '+.1f') if games else '-'}</td>"
+            f"<td>{_num(margin) if games else '-'}</td><td>{interval}</td><td>{games}</td>"
+            f"<td>{p.get('wins', 0)}</td><td>{p.get('draws', 0)}</td><td>{p.get('losses', 0)}</td>"
+            f"<td>{'-' if score is None else f'{score:.1f}%'}</td>"
+            + (f"<td>{p.get('component', 0) + 1}</td>" if many else "")
+            + "</tr>"
+        )
+    note = "Bradley-Terry ratings (mean 0); \u00b1 is the half-width of the 95% interval (Fisher information)."
+    if many:
+        note += " Ratings compare only within a group: no games link the groups."
+    if any(c.get("regularized") for c in ratings.get("components", [])):
+        note += " Regularised: one virtual draw per player against a 0-rated opponent."
+    return (
+        f'<table id="standings"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+        f'<p class="note">{note}</p>{interval_chart(players)}'
+    )
+
+
+def _heat(value: float) -> str:
+    """A background colour from red (0) through white (0.5) to green (1)."""
+    v = min(max(value, 0.0), 1.0)
+    if v >= 0.5:
+        t = (v - 0.5) * 2
+        r, g, b = 255 - 120 * t, 255 - 40 * t, 255 - 120 * t
+    else:
+        t = (0.5 - v) * 2
+        r, g, b = 255 - 20 * t, 255 - 130 * t, 255 - 130 * t
+    return f"rgb({r:.0f},{g:.0f},{b:.0f})"
+
+
+def _matrix(names: Sequence[str], cell, *, corner: str) -> str:
+    head = f'<tr><th class="name">{esc(corner)}</th>' + "".join(
+        f'<th title="{esc(n)}">{i + 1}</th>' for i, n in enumerate(names)
+    ) + "</tr>"
+    rows = []
+    for r, name in enumerate(names):
+        cells = []
+        for c in range(len(names)):
+            if r == c:
+                cells.append('<td class="diag">-</td>')
+            else:
+                cells.append(cell(r, c))
+        rows.append(f'<tr><td class="name">{r + 1}. {esc(name)}</td>{"".join(cells)}</tr>')
+    return f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _los(ratings: Mapping[str, Any]) -> str:
+    names = [p["name"] for p in ratings.get("players", [])]
+    if len(names) < 2:
+        return '<p class="muted">Needs two players.</p>'
+    comp = {p["name"]: p.get("component", 0) for p in ratings["players"]}
+    los = ratings.get("los", {})
+
+    def cell(r: int, c: int) -> str:
+        a, b = names[r], names[c]
+        if comp[a] != comp[b]:
+            return '<td class="muted" title="not linked by games">?</td>'
+        value = los.get(a, {}).get(b)
+        if value is None:
+            return "<td>-</td>"
+        return f'<td style="background:{_heat(value)}" title="P({esc(a)} stronger than {esc(b)})">{100 * value:.1f}</td>'
+
+    return _matrix(names, cell, corner="row better than column, %") + (
+        '<p class="note">Likelihood of superiority: the probability that the row player is stronger.</p>'
+    )
+
+
+def _crosstable(ratings: Mapping[str, Any]) -> str:
+    names = [p["name"] for p in ratings.get("players", [])]
+    if len(names) < 2:
+        return '<p class="muted">Needs two players.</p>'
+    cross = ratings.get("crosstable", {})
+
+    def cell(r: int, c: int) -> str:
+        entry = cross.get(names[r], {}).get(names[c])
+        if not entry:
+            return '<td class="muted">.</td>'
+        share = entry["score"] / entry["games"] if entry["games"] else 0.5
+        return f'<td style="background:{_heat(share)}">{entry["score"]:g}/{entry["games"]}</td>'
+
+    return _matrix(names, cell, corner="points of row vs column / games")
+
+
+def _pairs(ratings: Mapping[str, Any]) -> str:
+    pairs = ratings.get("pairs", [])
+    if not pairs:
+        return '<p class="muted">No games played.</p>'
+    rows = []
+    for q in pairs:
+        tri = q.get("trinomial") or {}
+        pe = q.get("pentanomial")
+        penta = "-"
+        if pe:
+            penta = f"{_num(pe.get('elo'), '+.1f')} \u00b1 {_num(pe.get('margin'))} ({pe['pairs']} pairs: {' '.join(map(str, pe['counts']))})"
+        rows.append(
+            f"<tr><td class=\"name\">{esc(q['a'])} vs {esc(q['b'])}</td><td>{q['games']}</td><td>{q['wins']}</td>"
+            f"<td>{q['draws']}</td><td>{q['losses']}</td><td>{_num(q.get('score_pct'))}%</td>"
+            f"<td>{_num(tri.get('elo'), '+.1f')} \u00b1 {_num(tri.get('margin'))}</td><td>{esc(penta)}</td></tr>"
+        )
+    return (
+        "<table><thead><tr><th class=\"name\">pair</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>"
+        "<th>Elo (trinomial)</th><th>pentanomial [LL LD WL+DD WD WW]</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table><p class=\"note\">From the first player's point of view; \u00b1 95%.</p>"
+    )
+
+
+def _faults(ratings: Mapping[str, Any]) -> str:
+    faults = ratings.get("faults", {})
+    kinds = sorted({kind for per in faults.values() for kind in per})
+    names = [p["name"] for p in ratings.get("players", [])] or sorted(faults)
+    if not kinds:
+        return '<p id="faults-none">No faults: every bot answered every decision in time with a legal option.</p>'
+    head = '<tr><th class="name">bot</th>' + "".join(f"<th>{esc(k)}</th>" for k in kinds) + "<th>total</th></tr>"
+    rows = []
+    for name in names:
+        per = faults.get(name, {})
+        cells = "".join(f"<td>{per.get(k, 0) or ''}</td>" for k in kinds)
+        rows.append(f'<tr><td class="name">{esc(name)}</td>{cells}<td>{sum(per.values())}</td></tr>')
+    return f"<table id=\"faults\"><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _matches_table(results: Sequence[Result], info: Mapping[str, Mapping[str, Any]], roles: Sequence[str]) -> str:
+    head = (
+        "<tr><th>#</th><th>round</th><th class=\"name\">match</th>"
+        + "".join(f'<th class="name">{esc(r)}</th>' for r in roles)
+        + "<th class=\"name\">winner</th><th class=\"name\">termination</th><th>decisions</th>"
+        "<th class=\"name\">faults</th></tr>"
+    )
+    rows = []
+    for result in results:
+        meta = info.get(result.match_id, {})
+        link = f'<a href="{MATCHES_DIR}/{esc(page_name(result.match_id))}">{esc(result.match_id)}</a>'
+        seats = "".join(f'<td class="name">{esc(result.seats.get(r, "-"))}</td>' for r in roles)
+        if not result.played:
+            winner = '<span class="muted">not played</span>'
+        elif result.winner:
+            winner = f'<span class="win">{esc(result.winner)}</span> ({esc(result.winner_role)})'
+        else:
+            winner = "draw"
+        faults = "; ".join(
+            f"{result.seats.get(role, role)}: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
+            for role, kinds in (result.faults or {}).items()
+        )
+        rows.append(
+            f"<tr><td>{result.index}</td><td>{result.round}</td><td class=\"name\">{link}</td>{seats}"
+            f"<td class=\"name\">{winner}</td><td class=\"name\">{esc(result.termination)}</td>"
+            f"<td>{meta.get('decisions', '-')}</td><td class=\"text\">{esc(faults)}</td></tr>"
+        )
+    return f"<table id=\"matches\"><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _index_page(config: Mapping[str, Any], results: Sequence[Result], ratings: Mapping[str, Any],
+                elo: Sequence[Mapping[str, Any]], info: Mapping[str, Mapping[str, Any]], name: str) -> str:
+    matches = ratings.get("matches", {})
+    roles = list(config.get("roles") or sorted({r for res in results for r in res.seats}))
+    game = config.get("game", "?")
+    ruleset = config.get("ruleset") or "default"
+    summary = (
+        f"{esc(game)} ({esc(ruleset)}) \u00b7 {esc(config.get('format', '?'))} \u00b7 "
+        f"{matches.get('total', 0)} matches ({matches.get('played', 0)} played, "
+        f"{matches.get('not_played', 0)} not played) \u00b7 {matches.get('games', 0)} pairwise games"
+    )
+    names = [p["name"] for p in ratings.get("players", [])]
+    terms = sorted(ratings.get("terminations", {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    start = float((config.get("elo") or {}).get("start", 1500.0))
+    body = f"""<header class="top"><h1>Tournament {esc(name)}</h1><div class="sub">{summary}</div></header>
+<main>
+<section id="standings-section"><h2>Standings</h2>{_standings(ratings)}</section>
+<div class="grid2">
+<section><h2>Crosstable</h2>{_crosstable(ratings)}</section>
+<section><h2>Likelihood of superiority</h2>{_los(ratings)}</section>
+</div>
+<section><h2>Elo over time</h2>{elo_chart(elo, names, start)}
+<p class="note">Incremental Elo (K {esc((config.get('elo') or {}).get('k', 32))}, start {start:g}) after each pairwise game, in canonical match order (elo.jsonl).</p></section>
+<section><h2>Head to head</h2>{_pairs(ratings)}</section>
+<div class="grid2">
+<section><h2>Faults per bot</h2>{_faults(ratings)}</section>
+<section><h2>Terminations</h2>{bar_chart(terms, label="terminations")}</section>
+</div>
+<section><h2>Matches</h2>{_matches_table(results, info, roles)}</section>
+</main>"""
+    return _page(f"Tournament {name}", body)
+
+
+# ---------------------------------------------------------------------------------------------
+# Match pages
+# ---------------------------------------------------------------------------------------------
+
+
+def _nav(prev_page: str | None, next_page: str | None) -> str:
+    parts = ['<a href="../index.html">\u2190 report</a>']
+    if prev_page:
+        parts.append(f'<a href="{esc(prev_page)}">previous match</a>')
+    if next_page:
+        parts.append(f'<a href="{esc(next_page)}">next match</a>')
+    return " \u00b7 ".join(parts)
+
+
+def _result_line(result: Result) -> str:
+    if not result.played:
+        return f"not played: {result.reason}"
+    who = f"{result.winner} ({result.winner_role}) wins" if result.winner else "draw"
+    return f"{who} by {result.termination}: {result.reason}"
+
+
+def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], seats: Mapping[str, str]) -> str:
+    meta = data["meta"]
+    radios = "".join(
+        f'<label><input type="radio" name="seat" value="{esc(role)}"> {esc(role)}'
+        + (f" ({esc(seats[role])})" if seats.get(role) else "")
+        + "</label>"
+        for role in meta["roles"]
+    ) + '<label><input type="radio" name="seat" value="omniscient" checked> omniscient</label>'
+    islands = [f'<script type="application/json" id="meta">{_json_island(meta)}</script>',
+               f'<script type="application/json" id="timeline">{_json_island(data["timeline"])}</script>']
+    for name, track in data["tracks"].items():
+        islands.append(
+            f'<script type="application/json" id="track-{esc(name)}" data-track="{esc(name)}">{_json_island(track)}</script>'
+        )
+    final = data["final_board"]
+    body = f"""<header class="top"><h1>{esc(title)}</h1><div class="sub">{subtitle}</div><div class="sub">{nav}</div></header>
+<main>
+<section id="viewer" hidden>
+<div class="controls">
+<span class="seats" title="whose eyes: a seat sees only what it saw">{radios}</span>
+<button id="first" title="first (Home)">\u00ab</button><button id="prev" title="back (\u2190)">\u25c0</button>
+<input type="range" id="slider" min="0" max="0" value="0" aria-label="decision">
+<button id="next" title="next (\u2192)">\u25b6</button><button id="last" title="end (End)">\u00bb</button>
+<span id="pos"></span>
+</div>
+<div class="panes"><div id="board"></div><div><div id="decision" class="decision"></div><div id="log" class="log"></div></div></div>
+<p class="note">Player decisions only (deals and draws are in the log). A seat's view shows only what that seat saw when it was asked; \u201comniscient\u201d shows every hand.</p>
+</section>
+<noscript><section><h2>Final position</h2><pre class="board">{esc(final)}</pre></section></noscript>
+</main>
+{''.join(islands)}"""
+    return _page(title, body, script=VIEWER_JS)
+
+
+def _message_page(title: str, nav: str, subtitle: str, message: str, extra: str = "") -> str:
+    body = (
+        f'<header class="top"><h1>{esc(title)}</h1><div class="sub">{subtitle}</div><div class="sub">{nav}</div></header>'
+        f'<main><section><p>{esc(message)}</p>{extra}</section></main>'
+    )
+    return _page(title, body)
+
+
+def _game_data(records: Path, stem: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The viewer data of ``records/<stem>.jsonl``, or an error message."""
+    path = records / f"{stem}.jsonl"
+    if not path.exists():
+        return None, f"no record file records/{stem}.jsonl"
+    try:
+        record = read_record(path)
+        game = game_for(record.header.get("game"))
+        return match_tracks(game, record), None
+    except (OSError, ValueError) as exc:  # ReplayError, unknown game
+        return None, f"the record does not replay: {exc}"
+
+
+def _subtitle(config: Mapping[str, Any], result: Result, extra: str = "") -> str:
+    seats = " vs ".join(f"{esc(role)} {esc(bot)}" for role, bot in result.seats.items())
+    return (
+        f"{esc(config.get('game', ''))} ({esc(config.get('ruleset') or 'default')}) \u00b7 round {result.round} "
+        f"\u00b7 seed {result.seed} \u00b7 {seats} \u00b7 {esc(_result_line(result))}{extra}"
+    )
+
+
+def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result: Result,
+                 prev_page: str | None, next_page: str | None) -> tuple[dict[str, Any], list[str]]:
+    """Write the page(s) of one match; returns summary info and the file names written."""
+    nav = _nav(prev_page, next_page)
+    title = f"Match {result.match_id}"
+    name = page_name(result.match_id)
+    written = [name]
+    info: dict[str, Any] = {}
+    if not result.played:
+        _write(folder / name, _message_page(title, nav, _subtitle(config, result), _result_line(result)))
+        return info, written
+    game_files = sorted(
+        (p for p in records.glob(f"{glob_escape(result.match_id)}-g*.jsonl")
+         if re.fullmatch(re.escape(result.match_id) + r"-g\d+", p.stem)),
+        key=lambda p: int(p.stem.rsplit("-g", 1)[1]),
+    )
+    if result.games or (game_files and not (records / f"{result.match_id}.jsonl").exists()):
+        items, decisions = [], 0
+        by_number = {g.get("game"): g for g in result.games}
+        for path in game_files:
+            number = int(path.stem.rsplit("-g", 1)[1])
+            game_page = page_name(path.stem)
+            data, error = _game_data(records, path.stem)
+            game_title = f"Match {result.match_id}, game {number}"
+            back = f'<a href="{esc(name)}">\u2190 match {esc(result.match_id)}</a> \u00b7 ' + nav
+            seats = result.seats
+            if data is None:
+                _write(folder / game_page, _message_page(game_title, back, _subtitle(config, result), error or ""))
+            else:
+                decisions += data["meta"]["decisions"]
+                sub = _subtitle(config, result, f" \u00b7 game {number}: {esc(data['meta']['outcome'])}")
+                _write(folder / game_page, _viewer_page(game_title, back, sub, data, seats))
+            written.append(game_page)
+            g = by_number.get(number, {})
+            points = ", ".join(f"{esc(r)} {p}" for r, p in (g.get("points") or {}).items())
+            items.append(
+                f'<tr><td>{number}</td><td class="name"><a href="{esc(game_page)}">game {number}</a></td>'
+                f'<td class="name">{esc(g.get("winner") or ("draw" if g else "-"))}</td>'
+                f'<td class="name">{esc(g.get("termination", "-"))}</td><td class="name">{points}</td></tr>'
+            )
+        table = (
+            '<table><thead><tr><th>#</th><th class="name">game</th><th class="name">winner</th>'
+            '<th class="name">termination</th><th class="name">points</th></tr></thead>'
+            f"<tbody>{''.join(items)}</tbody></table>"
+        ) if items else '<p class="muted">No game records found.</p>'
+        _write(folder / name, _message_page(title, nav, _subtitle(config, result),
+                                            f"A match of {len(result.games) or len(items)} games.", table))
+        info["decisions"] = decisions or "-"
+        return info, written
+    data, error = _game_data(records, result.match_id)
+    if data is None:
+        _write(folder / name, _message_page(title, nav, _subtitle(config, result), error or ""))
+        return info, written
+    info["decisions"] = data["meta"]["decisions"]
+    _write(folder / name, _viewer_page(title, nav, _subtitle(config, result), data, result.seats))
+    return info, written
+
+
+def glob_escape(text: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_elo(run: Path, results: Iterable[Result], config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    path = run / ELO_FILE
+    elo = config.get("elo") or {}
+    if path.exists():
+        try:
+            return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except (OSError, ValueError):
+            pass  # a torn or broken derived file: recompute it
+    return elo_lines(results, k=float(elo.get("k", 32.0)), start=float(elo.get("start", 1500.0)))
+
+
+def _record_ruleset(records: Path) -> str | None:
+    """The ruleset a record of the run names (a config may leave it to the game's default)."""
+    for path in sorted(records.glob("*.jsonl"))[:1]:
+        try:
+            with open(path, encoding="utf-8") as file:
+                return json.loads(file.readline()).get("ruleset")
+        except (OSError, ValueError, AttributeError):
+            return None
+    return None
+
+
+def write_report(run_dir: str | os.PathLike[str]) -> Path:
+    """Write the HTML report of the run folder ``run_dir`` into ``run_dir/report/`` and return
+    the path of its ``index.html``. Raises :class:`ReportError` (one line) if ``run_dir`` is
+    not a readable run folder."""
+    run = Path(run_dir)
+    results_path = run / RESULTS_FILE
+    if not run.is_dir():
+        raise ReportError(f"{run}: not a folder")
+    if not results_path.exists():
+        raise ReportError(f"{run}: not a run folder (no {RESULTS_FILE})")
+    try:
+        results = read_results(results_path)
+    except OSError as exc:
+        raise ReportError(f"cannot read {results_path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ReportError(str(exc)) from None
+    config: dict[str, Any] = {}
+    config_path = run / "config.json"
+    if config_path.exists():
+        try:
+            config = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ReportError(f"cannot read {config_path}: {exc}") from None
+    ratings = compute_ratings(results, entrants=config.get("entrants"))
+    elo = _read_elo(run, results, config)
+    if not config.get("ruleset"):
+        config["ruleset"] = _record_ruleset(run / "records")
+
+    out = run / REPORT_DIR
+    matches = out / MATCHES_DIR
+    matches.mkdir(parents=True, exist_ok=True)
+    records = run / "records"
+    pages = [page_name(r.match_id) for r in results]
+    info: dict[str, dict[str, Any]] = {}
+    written: set[str] = set()
+    for i, result in enumerate(results):
+        prev_page = pages[i - 1] if i > 0 else None
+        next_page = pages[i + 1] if i + 1 < len(pages) else None
+        info[result.match_id], files = _write_match(matches, records, config, result, prev_page, next_page)
+        written.update(files)
+    for stale in matches.glob("*.html"):  # pages of matches no longer in the results
+        if stale.name not in written:
+            stale.unlink()
+    index = out / "index.html"
+    _write(index, _index_page(config, results, ratings, elo, info, config.get("name") or run.name))
+    return index
