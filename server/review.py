@@ -274,6 +274,55 @@ def _st_omniscient(game: Any, state: Any) -> str:
 register_renderer("schotten-totten", _st_seat, _st_omniscient)
 
 
+def _ts_board(view: Mapping[str, Any]) -> str:
+    """A Twilight Struggle seat's board: tracks, then every region's countries with influence
+    (US/USSR, and who controls them), the hands as visible, effects."""
+    from .games.twilight_struggle import map_data as TM
+
+    def controller(cid: str, us: int, ussr: int) -> str:
+        stability = TM.COUNTRY_BY_ID[cid].stability
+        if us >= stability and us - ussr >= stability:
+            return " [US]"
+        if ussr >= stability and ussr - us >= stability:
+            return " [USSR]"
+        return ""
+
+    china = view.get("china_card") or {}
+    lines = [
+        f"turn {view['turn']}, action round {view['action_round']}, {view['phasing']} phasing, step {view.get('step')}",
+        f"VP {view['vp']:+d} (+ = US)  DEFCON {view['defcon']}  military ops US {view['military_ops'].get('us', 0)} "
+        f"USSR {view['military_ops'].get('ussr', 0)}  space US {view['space'].get('us', 0)} USSR {view['space'].get('ussr', 0)}",
+        f"China Card: {china.get('holder') or 'nobody'} ({'face up' if china.get('face_up') else 'face down'})",
+    ]
+    if view.get("headline"):
+        lines.append("headline: " + ", ".join(f"{r} {c}" for r, c in sorted(view["headline"].items())))
+    influence = view.get("influence") or {}
+    for region in TM.REGIONS:
+        cells = []
+        for i in TM.REGION_COUNTRIES[region]:
+            country = TM.COUNTRIES[i]
+            amounts = influence.get(country.id)
+            if amounts:
+                bg = "*" if country.battleground else ""
+                cells.append(f"{country.name}{bg} {amounts['us']}/{amounts['ussr']}"
+                             f"{controller(country.id, amounts['us'], amounts['ussr'])}")
+        lines.append(f"{region}: " + (", ".join(cells) or "-"))
+    lines.append(f"hand of {view['role']}: " + (" ".join(view.get("hand") or []) or "-"))
+    lines.append(f"other hand: {view.get('opponent_hand_size', 0)} cards; deck {view.get('deck_size', 0)}, "
+                 f"discard {len(view.get('discard') or [])}, removed {len(view.get('removed') or [])}")
+    if view.get("effects"):
+        lines.append("effects: " + ", ".join(view["effects"]))
+    lines += _history_lines(view.get("history") or [])
+    return "\n".join(lines)
+
+
+def _ts_omniscient(game: Any, state: Any) -> str:
+    return game.render(state)
+
+
+register_renderer("twilight-struggle", _ts_board, _ts_omniscient)
+
+
 # ---------------------------------------------------------------------------------------------
 # Replaying into frames
 # ---------------------------------------------------------------------------------------------

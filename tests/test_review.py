@@ -435,3 +435,34 @@ def test_three_player_records_render_and_hide_both_other_hands():
             assert not any(mentions(decision_line(frame), name) for name in hidden[frame.number]), (seat, frame.number)
         others = [r for r in roles if r != seat]
         assert all(f"{r} hand: " in result.final_board for r in others)
+
+
+def test_twilight_struggle_replay_per_seat_hides_the_other_hand():
+    """The Twilight Struggle board as the US saw it never names a card that was only in the
+    USSR hand at that moment (CIA Created / Cambridge Five reveals aside: none in this seed)."""
+    from standoff.bots.random_bot import RandomBot
+    from standoff.server.core.record import replay_steps as steps
+    from standoff.server.games import get_game
+    from standoff.server.local import play_match
+    from standoff.server.review import render_view
+
+    game = get_game("twilight-struggle")
+    rules = game.rules(None, {"end_turn": "2"})
+    result = play_match(game, rules, {"ussr": RandomBot(1), "us": RandomBot(2)}, 5, timing=False)
+    shown = 0
+    from standoff.server.games.twilight_struggle import card_data as CD
+
+    for step in steps(game, result.record):
+        state = step.state
+        view = game.view(state, "us")
+        if any(e[2] == "reveal_hand" for e in view["history"]):
+            break
+        text = render_view(game, view)
+        hidden = {CD.CARD_BY_NUMBER[c].id for c in state.hands[0]} - set(view["hand"]) - set(view["discard"]) - set(view["removed"])
+        hidden -= set(view["headline"].values())
+        for name in hidden:
+            assert name not in text.replace(f"card:{name}", ""), (step.number, name)
+        shown += 1
+    assert shown > 50
+    lines = list(replay_lines(game, result.record, as_role="us"))
+    assert any("DEFCON" in line for line in lines)

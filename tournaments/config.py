@@ -397,7 +397,9 @@ class _Parser:
                 hint = f' (quote it: "{_toml(value)}")' if isinstance(value, (int, float, bool)) else ""
                 self.fail(f"options.{key}", f"expected a string{hint}, got {_show(value)}")
             options[key] = value
-        rules = self._rules(game, ruleset, None, "ruleset")
+        known = tuple(getattr(game, "rulesets", ()))
+        if ruleset is not None and known and ruleset not in known:
+            self.fail("ruleset", f"unknown ruleset {ruleset!r} for {game.name} (choose from {', '.join(known)})")
         rules = self._rules(game, ruleset, options, "options")
         roles = tuple(rules.roles)
 

@@ -231,7 +231,27 @@ VIEWER_JS = r"""
   function genericBoard(view) {
     return h("pre", { "class": "board", text: JSON.stringify(view, null, 1) });
   }
-  var RENDERERS = { "schotten-totten": stBoard };
+  function tsBoard(view, seat) {
+    var box = h("div", { "class": "hands" });
+    var china = view.china_card || {};
+    box.appendChild(h("div", { text: "turn " + view.turn + ", action round " + view.action_round + ", " +
+      view.phasing + " phasing · VP " + view.vp + " (+ = US) · DEFCON " + view.defcon +
+      " · military ops US " + ((view.military_ops || {}).us || 0) + " / USSR " + ((view.military_ops || {}).ussr || 0) +
+      " · space US " + ((view.space || {}).us || 0) + " / USSR " + ((view.space || {}).ussr || 0) }));
+    box.appendChild(h("div", { text: "China Card: " + (china.holder || "nobody") + (china.face_up ? " (face up)" : " (face down)") }));
+    var rows = Object.keys(view.influence || {}).sort().map(function (id) {
+      var amounts = view.influence[id];
+      return h("tr", null, [h("td", { "class": "name", text: id.replace(/_/g, " ") }),
+        h("td", { text: String(amounts.us) }), h("td", { text: String(amounts.ussr) })]);
+    });
+    var table = h("table", null, [h("thead", null, [h("tr", null, [h("th", { "class": "name", text: "country" }),
+      h("th", { text: "US" }), h("th", { text: "USSR" })])]), h("tbody", null, rows)]);
+    box.appendChild(h("div", { text: "hand of " + view.role + ": " + (view.hand || []).join(", ") }));
+    box.appendChild(h("div", { text: "other hand: " + (view.opponent_hand_size || 0) + " cards" }));
+    if ((view.effects || []).length) { box.appendChild(h("div", { text: "effects: " + view.effects.join(", ") })); }
+    return h("div", null, [box, table]);
+  }
+  var RENDERERS = { "schotten-totten": stBoard, "twilight-struggle": tsBoard };
 
   // -- the viewer -------------------------------------------------------------------------------
   var pos = 0;
