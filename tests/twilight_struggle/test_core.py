@@ -265,7 +265,7 @@ def test_rules_refuse_unknown_options_and_games_reaching_missing_periods():
     with pytest.raises(RulesError, match="end_turn"):
         GAME.rules(None, {"end_turn": "11"})
     with pytest.raises(RulesError, match="not implemented yet"):
-        GAME.rules(None, {"end_turn": "5"})
+        GAME.rules(None, {"end_turn": "8"})
 
 
 @pytest.mark.parametrize(

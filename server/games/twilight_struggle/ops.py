@@ -141,6 +141,9 @@ def push_operations(state: TSState, side: int, card: int, kind: str, *, value: i
     ``value`` overrides the card's ops (events granting N Operations); ``free`` marks event
     coups/realignments (no DEFCON geography, no military ops); ``among`` limits their targets
     (e.g. Junta: Central and South America)."""
+    if card:
+        for hook in H.OPERATIONS_HOOKS:
+            hook(state, side, card, kind)
     if value is None:
         value = ops_value(state, side, card)
         china, vietnam = _bonuses(state, side, card)

@@ -242,6 +242,8 @@ class HeadlineChoose(Step):
     def run(self, game, state, frame):
         _, side, public = frame
         cards = [c for c in state.hands[side] if CD.CARD_BY_NUMBER[c].headline]
+        for restrict in H.HEADLINE_FILTERS:
+            cards = restrict(state, side, cards)
         if not cards:
             state.stack.pop()
             return None
