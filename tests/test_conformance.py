@@ -24,7 +24,8 @@ CASES = [
     ("schotten-totten", "battle_line", {"tactics": "off"}, 200),
     ("schotten-totten", "battle_line", {"stalemate": "flags"}, 100),
     ("schotten-totten", "classic", {}, 300),
-    ("twilight-struggle", "deluxe", {"end_turn": "3"}, 450),
+    ("schotten-totten", "three_player", {}, 200),
+    ("twilight-struggle", "deluxe", {"end_turn": "7"}, 500),
     ("twilight-struggle", "deluxe", {"end_turn": "3", "chinese_civil_war": "on", "bid": "us:2"}, 50),
 ]
 IDS = [f"{g}-{r}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, r, o, _ in CASES]

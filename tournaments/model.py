@@ -10,9 +10,12 @@ A result is one line of ``results.jsonl``::
      "termination": "breakthrough", "reason": "...", "faults": {"p2": {"timeout": 1}},
      "games": [...]}            # multi-game matches only: one entry per game
 
-``seats`` maps roles to entrant names; ``scores`` are per role (1 win, 0 loss, 0.5 draw; for a
-multi-game match, the match score shares). ``played`` is false for a match that could not be played
-(a remote entrant never connected): it is kept in the file but counts for nobody.
+``seats`` maps roles to entrant names; ``scores`` are per role (1 win, 0 loss; a draw shares the
+point: 0.5 each with two roles, 1/3 each with three; for a multi-game match, the match score
+shares). ``played`` is false for a match that could not be played (a remote entrant never
+connected): it is kept in the file but counts for nobody. Ratings see a match of more than two
+seats as its pairwise games (:meth:`Result.pairwise`; the choice is explained in
+:mod:`standoff.tournaments.report`).
 """
 
 from __future__ import annotations
@@ -101,8 +104,10 @@ class Result:
 
     def pairwise(self) -> list[tuple[str, str, float]]:
         """The result as ``(entrant_a, entrant_b, score_a)`` triples for the rating maths:
-        one triple for a two-role match; every pair of seats for more roles (each pair scored
-        by who did better). Empty for a match not played or an entrant against itself."""
+        one triple for a two-role match; every pair of seats for more roles, in seat order (each
+        pair scored by who did better: 1, 0.5 for equal scores, 0). A three-player win gives
+        the winner a win over both others and a draw between the two others; a three-player draw
+        gives three draws. Empty for a match not played or an entrant against itself."""
         if not self.played:
             return []
         roles = list(self.seats)

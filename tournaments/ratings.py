@@ -17,6 +17,10 @@ What is here:
   intervals, the covariance and the likelihood-of-superiority matrix; :func:`format_table` prints
   it as a standings table.
 
+Matches of more than two players are not rated here directly: the tournament turns each into its
+pairwise results first (:meth:`standoff.tournaments.model.Result.pairwise`; why, and what it
+costs, in :mod:`standoff.tournaments.report`).
+
 Conventions: ratings and margins are in Elo units (``400·log10`` of the odds); a margin is the
 half-width of a 95% interval, using :data:`Z95` ``= 1.959964``; variances are *population*
 variances (divide by ``N``, not ``N - 1``), which is what reproduces cutechess/fishtest.

@@ -18,6 +18,28 @@ Canonical order: results sorted by ``(index, match_id)``; within a match with mo
 its :meth:`~standoff.tournaments.model.Result.pairwise` triples in their order. Matches not played
 contribute no game (but their faults and termination are counted).
 
+Matches of more than two roles (Schotten Totten ``three_player``)
+=================================================================
+
+**Choice: pairwise decomposition, not Plackett-Luce.** A match of ``k`` seats is rated as the
+``k (k - 1) / 2`` two-player *games* between its seats (:meth:`~.model.Result.pairwise`): each
+pair is scored by who scored more in the match (1 / 0.5 / 0). A three-player match has a winner
+(scores 1, 0, 0) or is a draw (1/3 each) or a forfeit (0 for the forfeiter, 1/2 for the others),
+so the winner beats both others and the two others draw; a drawn match is three drawn games; in
+a forfeit both others beat the forfeiter and draw with each other. Everything downstream (the Elo
+log, the Bradley-Terry fit, W/D/L, the crosstable, head to head) then works unchanged on games.
+
+Why: the outcome of a match is a winner or nobody, never a full ranking of the seats, which is
+what Plackett-Luce models; on "winner vs a tie of the rest" Plackett-Luce reduces to a
+Luce-choice model (``P(i wins) = e^θi / Σ e^θj``) with no use for draws, while the decomposition
+keeps one model (Bradley-Terry with draws as half points) for two- and three-player
+tournaments, so ratings of both read the same way and the ordering is right (the winner is above
+both losers). Known costs: the games of one match are not independent (they share a deal), so
+the ``±`` intervals and the LOS are somewhat optimistic for multi-player matches, and
+``games`` counts pairwise games (a player's games = its matches × (seats − 1)). ``matches.games``
+in ``ratings.json`` and the report's first line say so. Pentanomial statistics need two-seat
+paired legs: the three legs of a three-player seed give none (``pentanomial`` is ``null``).
+
 ``elo.jsonl``
 =============
 

@@ -36,10 +36,21 @@ pairing's entrant names *sorted* (so a seed does not depend on where the entrant
 list) and ``n`` the pair number within the pairing (paired seeds, from 1) or the game number
 (from 1). For more roles, every name of the pairing, sorted.
 
-**Seats.** Without paired seeds, who sits first alternates from game to game within a pairing,
-starts differently from pairing to pairing (by the parity of the entrants' positions, so that
-with one game per pairing each entrant has p1 about half the time), and flips from one cycle or
-round to the next.
+**Seats.** Game ``t`` of a pairing seats the pairing's entrants rotated by
+``(sum of their positions in entrants + 1 + cycle - 1 + t) mod k`` for ``k`` roles. With two roles:
+without paired seeds, who sits first alternates from game to game within a pairing, starts
+differently from pairing to pairing (by the parity of the entrants' positions, so that with one
+game per pairing each entrant has p1 about half the time), and flips from one cycle or round to
+the next; with paired seeds the two legs of a seed swap the seats. With three roles (e.g.
+Schotten Totten ``three_player``) the same rotation walks the three cyclic seatings: with paired
+seeds the three legs of a seed (``games_per_pairing`` is a multiple of 3) seat every entrant once
+in each role, and without them each block of three games (games 1-3, 4-6...) does. Turns go
+p1 → p2 → p3 → p1, so a rotation alone keeps who plays *after* whom: the entrant after A is
+always B. So blocks alternate between the pairing's cyclic order and its reverse (A, C, B): the
+second block (and, with two cycles, the second cycle) uses the reverse, and six games per pairing
+play all six seatings once each. (Legs of one seed stay in one block: they share the
+orientation.) For a pairing of more roles the same rule applies (the reverse is one
+orientation among others: only the rotation is guaranteed).
 """
 
 from __future__ import annotations
@@ -127,9 +138,14 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
         names = sorted(group)
         base = sum(position[e] for e in group) + 1 + (cycle - 1)
         vs = "-vs-".join(labels[e] for e in group)
+        # With three or more roles, every other block of `roles` games (and every other cycle)
+        # seats the entrants in the reverse cyclic order, so that who plays after whom is
+        # balanced too (see the module docstring).
+        reverse = (group[0], *group[:0:-1])
         for t in range(games):
             turn = (base + t) % roles
-            seats = group[turn:] + group[:turn]
+            order = reverse if roles > 2 and (t // roles + cycle - 1) % 2 else group
+            seats = order[turn:] + order[:turn]
             if config.paired_seeds:
                 n, pair, leg = t // roles + 1, index // roles, t % roles
             else:

@@ -5,8 +5,8 @@ in exactly one place (a hand, a flag, a discard pile, a deck, or beside a flag a
 table mask holds every troop on a flag or in a discard, ``placed`` times follow the order the cards
 are given in, and the stack holds the frames ``Turn.run`` pushes for the chosen claim timing.
 
-Names are the engine's card names (``red-5``, ``alexander``...), roles are ``"p1"``/``"p2"`` and
-flags are numbered 1..9 as in option keys.
+Names are the engine's card names (``red-5``, ``alexander``...), roles are the ruleset's
+(``"p1"``/``"p2"``, and ``"p3"`` in ``three_player``) and flags are numbered 1..9 as in option keys.
 """
 
 from __future__ import annotations
@@ -68,17 +68,20 @@ def position(
     """A consistent position.
 
     * ``flags={1: {"p1": [...], "p2": [...]}}``: cards on each side, in order of arrival; their
-      ``placed`` times are 1, 2, 3... in the order given (flag by flag, p1 before p2), unless
+      ``placed`` times are 1, 2, 3... in the order given (flag by flag, in role order), unless
       ``placed={(flag, role): [times]}`` overrides a side.
     * ``decks={"troops": [...], "tactics": [...]}`` restricts a deck; cards of that kind found
       nowhere else are then put in p2's discard pile (face up, so troops join the table).
-      Without it every card not placed elsewhere stays in its deck.
+      Without it every card not placed elsewhere stays in its deck. (The "p2" discard pile is
+      index 1 whatever the ruleset.)
     * ``step``: ``"turn"`` (the turn is not expanded yet), or ``"play"``, ``"claim"``, ``"draw"``
       (the stack of an expanded turn cut at that phase: the frames above it are gone).
     """
     rules = make_rules(ruleset, options)
     state = STState(rules)
-    n = len(rules.roles)
+    roles = rules.roles
+    n = len(roles)
+    role_index = roles.index  # this ruleset's roles (two or three), shadowing the helper
     seen: set[int] = set()
 
     def take(names_: Iterable[str]) -> tuple[int, ...]:
@@ -89,12 +92,12 @@ def position(
         return out
 
     hands = hands or {}
-    for role in ROLES:
+    for role in roles:
         state.hands[role_index(role)] = tuple(sorted(take(hands.get(role, ()))))
 
     clock = 0
     for flag in sorted(flags or {}):
-        for role in ROLES:
+        for role in roles:
             side = take((flags or {})[flag].get(role, ()))
             i = (flag - 1) * n + role_index(role)
             state.sides[i] = side
@@ -194,11 +197,11 @@ def play(game: SchottenTotten, state: STState, *keys_: str):
 
 
 def side(state: STState, flag: int, role: str) -> list[str]:
-    return names(state.side(flag - 1, role_index(role)))
+    return names(state.side(flag - 1, state.rules.roles.index(role)))
 
 
 def hand(state: STState, role: str) -> list[str]:
-    return names(state.hands[role_index(role)])
+    return names(state.hands[state.rules.roles.index(role)])
 
 
 def check_consistent(state: STState) -> None:

@@ -6,14 +6,29 @@ Rulesets:
   cards, hands of 7, claims after playing.
 * ``classic``: the original Schotten Totten. 54 troops (1-9), no tactics, hands of 6, claims at
   the start of the turn.
+* ``three_player``: three players (roles ``p1``, ``p2``, ``p3``), rules digest §7. The seed gives
+  one line (no tactics; three adjacent flags or any four flags win); the digest fixes the rest:
+  every flag has three sides, a player claims a flag when its complete formation provably beats
+  *both* other sides (the §4 proof against each of them, ties to the side completed first), turn
+  order rotates p1 → p2 → p3 → p1 from the (random) first player, one deck of the 60 troops.
+  Policy on the points neither text fixes:
+
+  - hands of **7** (Battle Line's hand size: the deck is Battle Line's 60 troops, so we keep its
+    convention; 21 troops are dealt, 39 stay in the deck);
+  - claims **after playing** (Battle Line's default; ``claim_timing`` may change it);
+  - ``tactics`` is ``off`` and asking for ``on`` is a rules error;
+  - stalemate: as in two-player games, when all three players pass in succession (each could do
+    nothing but pass) and nobody can prove a flag, the game ends (``stalemate`` option: a draw,
+    1/3 each, or the single player holding the most flags wins; a tie for most is a draw).
 
 Options (strings, as they travel in configs, records and on the wire):
 
 * ``claim_timing``: ``after_play`` | ``start_of_turn`` | ``end_of_turn``
-* ``tactics``: ``on`` | ``off`` (``battle_line`` only; ``classic`` has none)
+* ``tactics``: ``on`` | ``off`` (``battle_line`` only; ``classic`` and ``three_player`` have none)
 * ``first``: ``random`` (a chance decision) | a role name (a multi-game match lets the winner start)
 * ``stalemate``: ``draw`` | ``flags`` — what happens when every player passes in succession
-  (policy, rules digest §2): a draw, or the player with more claimed flags wins
+  (policy, rules digest §2): a draw, or the player with the most claimed flags wins (a tie for
+  the most: a draw)
 * ``decision_cap``: a safety net; reaching it ends the match as a draw (termination
   ``decision_cap``)
 """
@@ -25,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ...core.game import RulesError
 
-RULESETS: tuple[str, ...] = ("battle_line", "classic")
+RULESETS: tuple[str, ...] = ("battle_line", "classic", "three_player")
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "claim_timing": ("after_play", "start_of_turn", "end_of_turn"),
@@ -47,6 +62,18 @@ _DEFAULTS: dict[str, dict[str, str]] = {
         "stalemate": "draw",
         "decision_cap": "2000",
     },
+    "three_player": {
+        "claim_timing": "after_play",
+        "tactics": "off",
+        "first": "random",
+        "stalemate": "draw",
+        "decision_cap": "2000",
+    },
+}
+_ROLES: dict[str, tuple[str, ...]] = {
+    "battle_line": ("p1", "p2"),
+    "classic": ("p1", "p2"),
+    "three_player": ("p1", "p2", "p3"),
 }
 
 
@@ -76,7 +103,7 @@ def make_rules(ruleset: str | None = None, options: Mapping[str, str] | None = N
             f"unknown ruleset {name!r} for schotten-totten (choose from {', '.join(RULESETS)})"
         )
     values = dict(_DEFAULTS[name])
-    roles = ("p1", "p2")
+    roles = _ROLES[name]
     for key, raw in (options or {}).items():
         value = str(raw).strip().lower()
         if key not in values:
@@ -92,7 +119,10 @@ def make_rules(ruleset: str | None = None, options: Mapping[str, str] | None = N
         values[key] = value
     if name == "classic" and values["tactics"] == "on":
         raise RulesError("option tactics=on: the classic ruleset has no tactics cards")
+    if name == "three_player" and values["tactics"] == "on":
+        raise RulesError("option tactics=on: the three_player ruleset has no tactics cards")
     classic = name == "classic"
+    three = name == "three_player"
     return STRules(
         ruleset=name,
         options=values,
@@ -104,4 +134,6 @@ def make_rules(ruleset: str | None = None, options: Mapping[str, str] | None = N
         first=values["first"],
         stalemate=values["stalemate"],
         decision_cap=int(values["decision_cap"]),
+        flags_to_envelop=4 if three else 5,
+        run_to_break_through=3,
     )
