@@ -64,6 +64,7 @@ def _twilight_struggle(view: vpb.TwilightStruggleView) -> dict[str, Any]:
         "space": dict(view.space),
         "hand": list(view.hand),
         "opponent_hand_size": view.opponent_hand_size,
+        "opponent_hand": list(view.opponent_hand),
         "china_card": {"holder": view.china_card.holder or None, "face_up": view.china_card.face_up},
         "headline": dict(view.headline),
         "influence": {c: {"us": i.us, "ussr": i.ussr} for c, i in view.influence.items()},

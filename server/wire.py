@@ -73,6 +73,7 @@ def _twilight_struggle(view: dict[str, Any]) -> vpb.View:
     ts.space.update(view["space"])
     ts.hand.extend(view["hand"])
     ts.opponent_hand_size = view["opponent_hand_size"]
+    ts.opponent_hand.extend(view.get("opponent_hand", ()))
     ts.china_card.holder = view["china_card"]["holder"] or ""
     ts.china_card.face_up = view["china_card"]["face_up"]
     ts.headline.update(view["headline"])

@@ -147,7 +147,7 @@ class SchottenTottenDeck(_message.Message):
     def __init__(self, size: _Optional[int] = ..., top: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TwilightStruggleView(_message.Message):
-    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war")
+    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand")
     class MilitaryOpsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -198,6 +198,7 @@ class TwilightStruggleView(_message.Message):
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FROM_FIELD_NUMBER: _ClassVar[int]
     CHINESE_CIVIL_WAR_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_HAND_FIELD_NUMBER: _ClassVar[int]
     role: str
     turn: int
     action_round: int
@@ -220,7 +221,8 @@ class TwilightStruggleView(_message.Message):
     history: _containers.RepeatedCompositeFieldContainer[HistoryEntry]
     history_from: int
     chinese_civil_war: int
-    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ...) -> None: ...
+    opponent_hand: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TwilightStruggleChinaCard(_message.Message):
     __slots__ = ("holder", "face_up")

@@ -69,6 +69,11 @@ class TwilightStruggle(StackGame):
             "space": dict(zip(roles, state.space, strict=True)),
             "hand": [card_name(c) for c in state.hands[me]],
             "opponent_hand_size": len(state.hands[them]),
+            # Aldrich Ames Remix (#98): the US hand is open to the USSR for the rest of the turn.
+            "opponent_hand": (
+                [card_name(c) for c in state.hands[them]]
+                if me == USSR and state.has("aldrich_ames:turn") else []
+            ),
             "china_card": {
                 "holder": roles[state.china] if state.china != NOBODY else None,
                 "face_up": state.china_face_up,
@@ -102,6 +107,14 @@ class TwilightStruggle(StackGame):
         them = other(me)
         new = state.copy()
         secret_headline = bool(state.headline[them]) and not _headline_revealed(state)
+        if me == USSR and state.has("aldrich_ames:turn"):
+            # The US hand is open to the USSR: only the draw pile is unknown.
+            new = state.copy()
+            pool = list(state.deck)
+            rng.shuffle(pool)
+            new.deck = tuple(sorted(pool))
+            new.pending = None
+            return new
         pool = list(state.deck) + list(state.hands[them])
         if secret_headline:
             pool.append(state.headline[them])

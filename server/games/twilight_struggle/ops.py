@@ -186,6 +186,19 @@ def influence_cost(state: TSState, side: int, country: int) -> int:
     return 2 if B.controls(state, other(side), country) else 1
 
 
+def _chernobyl(state: TSState, side: int) -> frozenset[int]:
+    """Chernobyl (#94): the USSR may not place influence by Operations in the region the US
+    named, for the rest of the turn (effect ``chernobyl:<region>:turn``; Europe and Asia include
+    their sub-regions)."""
+    if side != USSR:
+        return frozenset()
+    barred: set[int] = set()
+    for effect in state.effects:
+        if effect.startswith("chernobyl:"):
+            barred.update(M.REGION_COUNTRIES[effect.split(":")[1]])
+    return frozenset(barred)
+
+
 #: The Chinese Civil War space (variant): adjacent only to the USSR space, outside every region.
 CIVIL_WAR = -1
 CIVIL_WAR_OPTION = Option("country:chinese_civil_war", "Chinese Civil War", CIVIL_WAR)
@@ -205,9 +218,10 @@ class Influence(Step):
 
     def run(self, game, state, frame):
         _, side, left, asia, sea, eligible = frame
+        barred = _chernobyl(state, side)
         options = [
             COUNTRY_OPTIONS[c] for c in eligible
-            if influence_cost(state, side, c) <= _usable(left, asia, sea, c)
+            if c not in barred and influence_cost(state, side, c) <= _usable(left, asia, sea, c)
         ]
         if civil_war_open(state, side) and _usable(left, asia, sea, CIVIL_WAR) >= 1:
             options.append(CIVIL_WAR_OPTION)
@@ -329,6 +343,8 @@ def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *
     log(state, role(state, side), "coup_result", f"country:{M.COUNTRIES[country].id}:{max(result, 0)}")
     if not free:
         state.milops[side] = min(5, state.milops[side] + ops)
+    if side == US and state.has("yuri_and_samantha:turn"):
+        B.add_vp(state, USSR, 1)  # Yuri and Samantha (#109): every US coup this turn
     if B.BATTLEGROUND[country] and not (side == US and state.has("nuclear_subs:turn")):
         B.degrade_defcon(state)
 

@@ -402,6 +402,8 @@ class ActionRounds(Step):
         stack = state.stack
         stack.pop()
         extra = space_ability(state, 8)
+        if state.has("north_sea_oil:turn") and extra != US:
+            stack.append(("action_round", rounds + 1, US))  # North Sea Oil (#86), from the headline
         if extra != NOBODY:
             stack.append(("action_round", rounds + 1, extra))
         for ar in range(rounds, 0, -1):
