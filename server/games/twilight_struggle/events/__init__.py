@@ -75,3 +75,5 @@ from . import mid  # noqa: E402,F401
 from . import mid_a  # noqa: E402,F401
 from . import mid_b  # noqa: E402,F401
 from . import mid_c  # noqa: E402,F401
+from . import late_a  # noqa: E402,F401
+from . import late_b  # noqa: E402,F401

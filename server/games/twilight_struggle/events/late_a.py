@@ -1,0 +1,3 @@
+"""Late War events (late_a)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Late War events (late_b)."""
+
+from __future__ import annotations
