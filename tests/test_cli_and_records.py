@@ -175,8 +175,8 @@ def test_play_twilight_struggle_to_turn_three(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "twilight-struggle (deluxe) seed 1: ussr random vs us random" in out
     assert main(["replay", str(path), "--quiet"]) == 0
-    assert main(["play", "twilight-struggle", "--bot", "random", "--bot", "random"]) == 2
-    assert "not implemented yet" in capsys.readouterr().err
+    assert main(["play", "twilight-struggle", "--bot", "random", "--bot", "random", "--seed", "2"]) == 0
+    assert " by " in capsys.readouterr().out  # a full game of 10 turns
 
 
 def test_proto_command_copies_the_contract(tmp_path, capsys):

@@ -25,7 +25,8 @@ CASES = [
     ("schotten-totten", "battle_line", {"stalemate": "flags"}, 100),
     ("schotten-totten", "classic", {}, 300),
     ("schotten-totten", "three_player", {}, 200),
-    ("twilight-struggle", "deluxe", {"end_turn": "7"}, 500),
+    ("twilight-struggle", "deluxe", {"end_turn": "7"}, 300),
+    ("twilight-struggle", "deluxe", {}, 200),  # full games: 10 turns
     ("twilight-struggle", "deluxe", {"end_turn": "3", "chinese_civil_war": "on", "bid": "us:2"}, 50),
 ]
 IDS = [f"{g}-{r}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, r, o, _ in CASES]

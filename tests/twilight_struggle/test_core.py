@@ -264,8 +264,14 @@ def test_rules_refuse_unknown_options_and_games_reaching_missing_periods():
         GAME.rules(None, {"colour": "red"})
     with pytest.raises(RulesError, match="end_turn"):
         GAME.rules(None, {"end_turn": "11"})
-    with pytest.raises(RulesError, match="not implemented yet"):
-        GAME.rules(None, {"end_turn": "8"})
+    assert GAME.rules(None, {"end_turn": "10"}).end_turn == 10  # every event exists now
+    from standoff.server.games.twilight_struggle.events import implemented
+    from standoff.server.games.twilight_struggle.rules import make_rules
+
+    partial = implemented() - {86, 100}
+    with pytest.raises(RulesError, match="#86 North Sea Oil, #100 Wargames"):
+        make_rules(None, {"end_turn": "8"}, implemented=partial)
+    assert make_rules(None, {"end_turn": "7"}, implemented=partial).end_turn == 7
 
 
 @pytest.mark.parametrize(
