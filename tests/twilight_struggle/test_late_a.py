@@ -4,7 +4,7 @@ against cards.md §4/§5/§6/§8."""
 from __future__ import annotations
 
 import pytest
-from tsposition import GAME, SIDE, card, influence, keys, play, position, run_event
+from tsposition import spare_position, step, who, GAME, SIDE, card, influence, keys, play, run_event
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M
@@ -16,23 +16,11 @@ US, USSR = SIDE["us"], SIDE["ussr"]
 EUROPE = M.REGION_COUNTRIES[M.EUROPE]
 
 
-def pos(*, phasing: str = "ussr", hands=None, rounds: int = 4, **kw):
-    """A Late War position (turn 8) with several action rounds pending, alternating from
-    ``phasing``, so that a play stops at the next round rather than at the end of the turn."""
-    hands = dict(hands or {})
-    hands.setdefault("ussr", ["comecon"])
-    hands.setdefault("us", ["truman_doctrine"])
-    kw.setdefault("turn", 8)
-    return position(phasing=phasing, hands=hands, rounds=rounds, **kw)
+
+def pos(**kw):
+    return spare_position(turn=kw.pop("turn", 8), **kw)
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
-
-
-def who(state) -> str:
-    return GAME.decision(state).role
 
 
 def cards(*names: str) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tsposition import GAME, SIDE, card, influence, keys, play, position, run_event
+from tsposition import step, who, GAME, SIDE, card, influence, keys, play, position, run_event
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import game as G
@@ -27,13 +27,6 @@ def pos(*, phasing: str = "ussr", hands=None, rounds: int = 2, **kw):
     return position(phasing=phasing, hands=hands, rounds=rounds, **kw)
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
-
-
-def who(state) -> str:
-    return GAME.decision(state).role
 
 
 def cards(*names: str) -> tuple[int, ...]:

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import pytest
-from tsposition import GAME, SIDE, card, influence, keys, play, position, run_event
+from tsposition import spare_position, step, who, GAME, SIDE, card, influence, keys, play, run_event
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import game as G
@@ -19,23 +18,11 @@ from standoff.server.games.twilight_struggle.steps import space_ability
 US, USSR = SIDE["us"], SIDE["ussr"]
 
 
-def pos(*, phasing: str = "ussr", hands=None, rounds: int = 4, **kw):
-    """A Mid War position (turn 5) with several action rounds pending, alternating from
-    ``phasing``, so that a play stops at the next round rather than at the end of the turn."""
-    hands = dict(hands or {})
-    hands.setdefault("ussr", ["comecon"])
-    hands.setdefault("us", ["truman_doctrine"])
-    kw.setdefault("turn", 5)
-    return position(phasing=phasing, hands=hands, rounds=rounds, **kw)
+
+def pos(**kw):
+    return spare_position(turn=kw.pop("turn", 5), **kw)
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
-
-
-def who(state) -> str:
-    return GAME.decision(state).role
 
 
 def cards(*names: str) -> tuple[int, ...]:

@@ -3,7 +3,6 @@ and branch, against cards.md §4/§5/§6/§8."""
 
 from __future__ import annotations
 
-import pytest
 from tsposition import GAME, card, country, influence, keys, play, position, run_event
 
 from standoff.server.games.twilight_struggle import game as G

@@ -100,3 +100,24 @@ def run_event(state: TSState, name: str, actor: str, *script: str) -> TSState:
 def influence(state: TSState, name: str) -> tuple[int, int]:
     i = M.INDEX[name]
     return state.inf[US][i], state.inf[USSR][i]
+
+
+def spare_position(*, turn: int, phasing: str = "ussr", hands=None, rounds: int = 4, **kw) -> TSState:
+    """A position at ``turn`` with several action rounds pending (alternating from ``phasing``)
+    and a spare card on each side, so that a play stops at the next round rather than running
+    into the end of the turn."""
+    hands = dict(hands or {})
+    hands.setdefault("ussr", ["comecon"])
+    hands.setdefault("us", ["truman_doctrine"])
+    return position(phasing=phasing, hands=hands, rounds=rounds, turn=turn, **kw)
+
+
+def step(state: TSState) -> str | None:
+    """The pending step's name, or None once the match is over."""
+    decision = GAME.decision(state)
+    return None if decision is None else decision.step
+
+
+def who(state: TSState) -> str:
+    """The role of the pending decision."""
+    return GAME.decision(state).role
