@@ -20,6 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TOKEN_PREFIX = "sto_"
+
+# What one token may use on a server (enforced by the gRPC service, ``server/rpc.py``).
+#: Play streams one token may hold open at once (``serve --max-sessions-per-bot``; 0 = no limit).
+DEFAULT_MAX_SESSIONS_PER_BOT = 4
+#: Messages per second per token, sustained (``serve --rate-limit``; 0 = no limit), and the burst
+#: allowed above it (``serve --rate-burst``). A bot answering as fast as loopback allows in
+#: self-play sends about 1,200 messages/s; these leave it a wide margin (floods are caught sooner
+#: by the inbox limit).
+DEFAULT_RATE_LIMIT = 5000.0
+DEFAULT_RATE_BURST = 10000
+
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 

@@ -143,9 +143,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from .logs import configure_logging
-    from .rpc import ServeError, TlsFiles, serve_forever
+    from .rpc import Limits, ServeError, TlsFiles, serve_forever
 
     configure_logging(json=True, level=args.log_level)
+    if args.max_sessions_per_bot < 0 or args.rate_limit < 0 or args.rate_burst < 1:
+        raise UsageError("--max-sessions-per-bot and --rate-limit take 0 (no limit) or more; --rate-burst 1 or more")
+    limits = Limits(args.max_sessions_per_bot, args.rate_limit, args.rate_burst)
     tls = None
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
@@ -161,6 +164,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 tls=tls,
                 insecure=args.insecure,
                 grace_s=args.grace,
+                limits=limits,
             )
         )
     except ServeError as exc:
@@ -379,6 +383,17 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--tls-client-ca", default=None, help="require client certificates signed by this CA")
     srv.add_argument("--insecure", action="store_true", help="allow plaintext on a non-loopback address")
     srv.add_argument("--grace", type=float, default=10.0, help="seconds a disconnected bot may take to come back")
+    from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT
+
+    srv.add_argument("--max-sessions-per-bot", type=int, default=DEFAULT_MAX_SESSIONS_PER_BOT, metavar="N",
+                     help="Play streams one token may hold open at once; more are refused with RESOURCE_EXHAUSTED "
+                          "(a newer hello supersedes and closes the older session, so reconnecting always works; "
+                          f"0 = no limit; default {DEFAULT_MAX_SESSIONS_PER_BOT})")
+    srv.add_argument("--rate-limit", type=float, default=DEFAULT_RATE_LIMIT, metavar="MSGS_PER_S",
+                     help="messages per second per token (token bucket); a session going faster is ended with "
+                          f"RESOURCE_EXHAUSTED (0 = no limit; default {DEFAULT_RATE_LIMIT:g})")
+    srv.add_argument("--rate-burst", type=int, default=DEFAULT_RATE_BURST, metavar="N",
+                     help=f"messages a token may send at once above --rate-limit (default {DEFAULT_RATE_BURST})")
     srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     srv.set_defaults(func=cmd_serve)
 

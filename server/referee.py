@@ -9,6 +9,7 @@ ends another match or the server.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import secrets
 import sys
@@ -58,12 +59,26 @@ log = structlog.get_logger("standoff.referee")
 
 PROTOCOL_VERSION = 1
 
+#: Messages a session may have waiting to be sent before it counts as not reading (the stream is
+#: then ended with RESOURCE_EXHAUSTED instead of growing the queue without bound).
+OUT_LIMIT = 512
+#: Answers a seat may have queued while its match does not ask it (a flood of choices or of
+#: malformed envelopes mid-match): beyond this the session is ended with RESOURCE_EXHAUSTED.
+SEAT_EVENTS_LIMIT = 64
+#: Protocol errors logged per session (the rest are counted, and logged every LOG_EVERY-th).
+LOG_FIRST, LOG_EVERY = 5, 1000
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A client-given string as it may appear in logs and echoed errors."""
+    return text if len(text) <= limit else text[:limit] + f"...({len(text)} chars)"
+
 
 class MatchError(ValueError):
     """A match that cannot be started as asked (unknown game or bot, bad options...)."""
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: sessions are kept in sets
 class Session:
     """One bot session (one ``Play`` stream)."""
 
@@ -76,10 +91,28 @@ class Session:
     games: tuple[str, ...] = ()
     end_status: tuple[Any, str] | None = None  # (grpc.StatusCode, details) to end with
     cancel: trio.CancelScope | None = None
+    protocol_errors: int = 0
 
     def send(self, message: pb.PlayResponse | bytes) -> None:
+        if self.closed:
+            return
+        if self.out.qsize() >= OUT_LIMIT:
+            # The client does not read what it is sent: end the stream rather than queue more.
+            self.end(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                     f"more than {OUT_LIMIT} messages waiting to be sent: the client is not reading")
+            return
+        self.out.put_nowait(message if isinstance(message, bytes) else serialize(message))
+
+    def end(self, status: Any = None, details: str = "") -> None:
+        """End the stream (with ``status`` unless it already has one); idempotent. Messages still
+        waiting in the inbox are dropped: a session that is over does nothing more."""
+        if status is not None and self.end_status is None:
+            self.end_status = (status, details)
         if not self.closed:
-            self.out.put_nowait(message if isinstance(message, bytes) else serialize(message))
+            self.closed = True
+            self.out.put_nowait(None)
+        self.inbox.items.clear()
+        self.inbox.close()
 
     def error(self, code: int, message: str, match_id: str = "", decision_id: int = 0) -> None:
         msg = pb.PlayResponse()
@@ -107,7 +140,9 @@ class Seat:
     sent_to: Session | None = None  # the session the pending decision was last sent to
     sent_at: float = 0.0
     connected: trio.Event = field(default_factory=trio.Event)
-    events: tuple[Any, Any] = field(default_factory=lambda: trio.open_memory_channel(64))
+    # Unbounded so that control events (disconnect, reconnect) are never lost; answers and
+    # protocol faults are bounded by SEAT_EVENTS_LIMIT in Referee._notify.
+    events: tuple[Any, Any] = field(default_factory=lambda: trio.open_memory_channel(math.inf))
     disconnected_for_good: bool = False
     process: Any = None
 
@@ -227,17 +262,44 @@ class Referee:
             session.cancel = scope
             try:
                 while (message := await session.inbox.get()) is not None:
-                    self._handle(session, message, slog)
+                    if session.closed:
+                        break
+                    try:
+                        self._handle(session, message, slog)
+                    except Exception:  # a referee bug must not take the server down: end this session
+                        slog.exception("session handler failed")
+                        self._end_session(session, grpc.StatusCode.INTERNAL, "internal referee error")
             finally:
                 self._session_gone(session)
-                slog.info("session closed")
+                slog.info("session closed", protocol_errors=session.protocol_errors)
 
     def _end_session(self, session: Session, status: Any = None, details: str = "") -> None:
-        if status is not None and session.end_status is None:
-            session.end_status = (status, details)
-        if not session.closed:
-            session.out.put_nowait(None)
-            session.closed = True
+        if status is not None and not session.closed:
+            log.info("ending session", session=session.id, bot=session.identity.name, status=status.name,
+                     details=details)
+        session.end(status, details)
+
+    def _notify(self, session: Session, seat: Seat, event: tuple[Any, ...]) -> bool:
+        """Hand a session's answer (or protocol fault) to its seat's match loop. A seat that is not
+        being asked keeps at most SEAT_EVENTS_LIMIT of them; past that the session is flooding and
+        ends with RESOURCE_EXHAUSTED (its seats then see a disconnect)."""
+        if seat.events[0].statistics().current_buffer_used >= SEAT_EVENTS_LIMIT:
+            self._end_session(
+                session, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {SEAT_EVENTS_LIMIT} answers waiting for one seat: flooding",
+            )
+            return False
+        seat.events[0].send_nowait(event)
+        return True
+
+    @staticmethod
+    def _wake(seat: Seat, event: tuple[Any, ...]) -> None:
+        """A control event (disconnect, reconnect) for a seat's match loop. It only wakes a loop
+        that waits for the seat, whose queue is then empty: with a long queue the loop is not
+        waiting, finds the seat's state as it is when it next asks, and the event is not needed
+        (so a reconnect storm cannot grow the queue without bound)."""
+        if seat.events[0].statistics().current_buffer_used < SEAT_EVENTS_LIMIT:
+            seat.events[0].send_nowait(event)
 
     def _session_gone(self, session: Session) -> None:
         self._end_session(session)
@@ -248,7 +310,7 @@ class Referee:
                 if seat.session is session:
                     seat.session = None
                     seat.connected = trio.Event()
-                    seat.events[0].send_nowait(("disconnect",))
+                    self._wake(seat, ("disconnect",))
 
     def _handle(self, session: Session, message: pb.PlayRequest, slog: Any) -> None:
         kind = message.WhichOneof("body")
@@ -261,19 +323,22 @@ class Referee:
                 "a second hello" if kind == "hello" else "an empty or unknown message"
             )
             session.error(pb.ERROR_CODE_PROTOCOL, f"protocol error: {what}")
-            slog.warning("protocol error", what=what)
-            self._protocol_fault(session)
+            self._protocol_fault(session, what, slog)
 
-    def _protocol_fault(self, session: Session) -> None:
-        for match in self.matches.values():
+    def _protocol_fault(self, session: Session, what: str, slog: Any) -> None:
+        session.protocol_errors += 1
+        if session.protocol_errors <= LOG_FIRST or session.protocol_errors % LOG_EVERY == 0:
+            slog.warning("protocol error", what=what, count=session.protocol_errors)
+        for match in list(self.matches.values()):
             for seat in match.seats.values():
                 if seat.session is session and match.status == pb.MATCH_STATUS_RUNNING:
-                    seat.events[0].send_nowait(("fault", PROTOCOL, "protocol error"))
+                    if not self._notify(session, seat, ("fault", PROTOCOL, "protocol error")):
+                        return
 
     def _hello(self, session: Session, hello: pb.Hello, slog: Any) -> None:
         if session.helloed:
             session.error(pb.ERROR_CODE_PROTOCOL, "protocol error: a second hello")
-            self._protocol_fault(session)
+            self._protocol_fault(session, "a second hello", slog)
             return
         if hello.protocol_version != PROTOCOL_VERSION:
             session.error(
@@ -287,6 +352,9 @@ class Referee:
         name = session.identity.name
         older = self.sessions.get(name)
         if older is not None and older is not session:
+            # Reconnect semantics: the newest session of a bot takes over its seats (the older
+            # stream may be dead without the server knowing yet). The older one ends now, which
+            # also frees its place under --max-sessions-per-bot.
             older.error(pb.ERROR_CODE_PROTOCOL, "superseded by a newer session with the same token")
             self._end_session(older)
             self._session_gone(older)
@@ -311,31 +379,33 @@ class Referee:
         session.send(welcome)
         for match, seat in resumed:
             session.send(self._match_started(match, seat.role))
-            seat.events[0].send_nowait(("reconnect",))
-        slog.info("hello", bot_name=hello.bot_name, version=hello.bot_version, resumed=len(resumed))
+            self._wake(seat, ("reconnect",))
+        slog.info("hello", bot_name=_short(hello.bot_name), version=_short(hello.bot_version), resumed=len(resumed))
 
     def _choice(self, session: Session, choice: pb.Choice) -> None:
         match = self.matches.get(choice.match_id)
         seats = [] if match is None else [s for s in match.seats.values() if s.session is session]
+        # Ids are echoed back only when they can be real ones (no megabyte of garbage returned).
+        match_id = choice.match_id if len(choice.match_id) <= 64 else ""
         if not seats and choice.match_id in self.finished_ids:
-            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", choice.match_id, choice.decision_id)
+            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", match_id, choice.decision_id)
             return
         if not seats:
             session.error(
                 pb.ERROR_CODE_NOT_YOUR_MATCH,
-                f"match {choice.match_id!r} has no seat of yours",
-                choice.match_id,
+                f"match {_short(choice.match_id, 64)!r} has no seat of yours",
+                match_id,
                 choice.decision_id,
             )
             return
         if match.status != pb.MATCH_STATUS_RUNNING:
-            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", choice.match_id, choice.decision_id)
+            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", match_id, choice.decision_id)
             return
         # Self-play: both seats may belong to one session; the decision id tells which.
         seat = next((s for s in seats if s.pending_id == choice.decision_id), None)
         seat = seat or next((s for s in seats if s.pending_id), seats[0])
-        seat.events[0].send_nowait(
-            ("choice", choice.decision_id, choice.option_index, choice.think_us, trio.current_time())
+        self._notify(
+            session, seat, ("choice", choice.decision_id, choice.option_index, choice.think_us, trio.current_time())
         )
 
     # -- matches ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import asyncio
 import ipaddress
 import secrets
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from grpc_reflection.v1alpha import reflection
 
 from standoff.v1 import referee_pb2 as pb
 
-from .auth import TokenRegistry
+from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, TokenRegistry
 from .bridge import Inbox, TrioBridge
 from .faults import FORFEIT, TimeControl
 from .referee import MatchError, Referee, Session
@@ -72,11 +73,69 @@ def _token_from(context: grpc.aio.ServicerContext) -> str | None:
     return None
 
 
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; each message takes one."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, max(1.0, burst)
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        self._refill(time.monotonic())
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def full(self, now: float) -> bool:
+        self._refill(now)
+        return self.tokens >= self.burst
+
+
+@dataclass
+class Limits:
+    """What one identity (token) may use: open ``Play`` streams and messages per second."""
+
+    max_sessions_per_bot: int = DEFAULT_MAX_SESSIONS_PER_BOT  # 0 = no limit
+    rate_limit: float = DEFAULT_RATE_LIMIT  # messages/s, 0 = no limit
+    rate_burst: int = DEFAULT_RATE_BURST
+
+
 class RefereeServicer:
-    def __init__(self, bridge: TrioBridge, referee: Referee, tokens: TokenRegistry) -> None:
+    def __init__(
+        self, bridge: TrioBridge, referee: Referee, tokens: TokenRegistry, limits: Limits | None = None
+    ) -> None:
         self.bridge = bridge
         self.referee = referee
         self.tokens = tokens
+        self.limits = limits or Limits()
+        self.open_sessions: dict[str, set[Session]] = {}  # identity name -> its Play streams
+        self.buckets: dict[str, TokenBucket] = {}  # identity name -> its rate limit
+        self._pruned = time.monotonic()
+
+    def _bucket(self, name: str) -> TokenBucket | None:
+        if self.limits.rate_limit <= 0:
+            return None
+        bucket = self.buckets.get(name)
+        if bucket is None:
+            now = time.monotonic()
+            if now - self._pruned > 10.0:  # forget identities that are idle and back to a full bucket
+                self._pruned = now
+                for key in [k for k, b in self.buckets.items() if not self.open_sessions.get(k) and b.full(now)]:
+                    del self.buckets[key]
+            bucket = self.buckets[name] = TokenBucket(self.limits.rate_limit, self.limits.rate_burst)
+        return bucket
+
+    def _rate_exceeded(self, name: str) -> str:
+        return (f"rate limit: {name} sent more than {self.limits.rate_limit:g} messages/s "
+                f"(burst {self.limits.rate_burst})")
 
     async def _identity(self, context: grpc.aio.ServicerContext, *, admin: bool = False):
         identity = self.tokens.verify(_token_from(context))
@@ -87,32 +146,60 @@ class RefereeServicer:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing, unknown or revoked bearer token")
         if admin and not identity.admin:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"{identity.name} is not an admin token")
+        bucket = self._bucket(identity.name)
+        if bucket is not None and not bucket.take():  # a unary call is one message too
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self._rate_exceeded(identity.name))
         return identity
 
     # -- the bot session ------------------------------------------------------------------------
 
     async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext):  # noqa: N802
         identity = await self._identity(context)
+        name = identity.name
+        mine = self.open_sessions.setdefault(name, set())
+        limit = self.limits.max_sessions_per_bot
+        if limit > 0:
+            # A session superseded by a newer hello is closed at once, so it no longer counts:
+            # a bot that reconnects is never refused because of the stream it left behind.
+            live = sum(1 for s in mine if not s.closed)
+            if live >= limit:
+                if not mine:
+                    self.open_sessions.pop(name, None)
+                await context.abort(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"{name} already has {live} open sessions (limit {limit}, --max-sessions-per-bot)",
+                )
         session = Session(
             id=secrets.token_hex(6),
             identity=identity,
             inbox=Inbox(self.bridge, self.referee.inbox_limit),
             out=asyncio.Queue(),
         )
+        mine.add(session)
+        bucket = self._bucket(name)
         self.bridge.call_soon(self.referee.open_session, session)
 
         async def read() -> None:
             try:
                 async for message in request_iterator:
+                    if session.closed:
+                        return
+                    if bucket is not None and not bucket.take():
+                        session.end(grpc.StatusCode.RESOURCE_EXHAUSTED, self._rate_exceeded(name))
+                        return
                     if not session.inbox.push(message):
-                        session.end_status = (
+                        session.end(
                             grpc.StatusCode.RESOURCE_EXHAUSTED,
                             f"more than {self.referee.inbox_limit} messages waiting: flooding",
                         )
-                        session.out.put_nowait(None)
                         return
             except (asyncio.CancelledError, grpc.RpcError):
                 pass
+            except Exception as exc:  # noqa: BLE001 - bytes that are no PlayRequest (DecodeError)
+                # The messages before it are still handled and answered; then the stream ends.
+                log.info("undecodable message", session=session.id, bot=name, error=type(exc).__name__)
+                if session.end_status is None:
+                    session.end_status = (grpc.StatusCode.INVALID_ARGUMENT, "a message that is not a PlayRequest")
             finally:
                 session.inbox.close()
 
@@ -121,11 +208,16 @@ class RefereeServicer:
             while (data := await session.out.get()) is not None:
                 yield data
             if session.end_status is not None:
+                log.info("session refused", session=session.id, bot=name, status=session.end_status[0].name,
+                         details=session.end_status[1])
                 await context.abort(*session.end_status)
         finally:
             reader.cancel()
             session.inbox.close()
             session.closed = True
+            mine.discard(session)
+            if not mine and self.open_sessions.get(name) is mine:
+                del self.open_sessions[name]
 
     # -- unary calls ----------------------------------------------------------------------------
 
@@ -262,6 +354,7 @@ async def start_server(
     insecure: bool = False,
     grace_s: float = 10.0,
     inbox_limit: int = 64,
+    limits: Limits | None = None,
 ) -> RunningServer:
     """Bind, start trio and the referee, and serve. Raises :class:`ServeError`."""
     if tls is None and not insecure and not is_loopback(address):
@@ -288,7 +381,7 @@ async def start_server(
     bridge = TrioBridge()
     referee = Referee(bridge, tokens, registry, data_dir, grace_s=grace_s, inbox_limit=inbox_limit, address=bound)
     await bridge.start(referee.run)
-    server.add_generic_rpc_handlers([_handlers(RefereeServicer(bridge, referee, tokens))])
+    server.add_generic_rpc_handlers([_handlers(RefereeServicer(bridge, referee, tokens, limits))])
     health_servicer = health.aio.HealthServicer() if hasattr(health, "aio") else health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -297,7 +390,9 @@ async def start_server(
         result = health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         if asyncio.iscoroutine(result):
             await result
-    log.info("serving", address=bound, tls=tls is not None)
+    limits = limits or Limits()
+    log.info("serving", address=bound, tls=tls is not None, max_sessions_per_bot=limits.max_sessions_per_bot,
+             rate_limit=limits.rate_limit, rate_burst=limits.rate_burst)
     return RunningServer(server, bridge, referee, bound)
 
 

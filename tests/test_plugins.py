@@ -283,7 +283,7 @@ def test_make_bot_returns_a_working_bot():
 
 def test_unknown_bot_lists_known_names():
     registry = load_registry(entry_points=False)
-    with pytest.raises(UnknownBot, match=r"unknown bot 'nope' \(known: greedy, random\)") as info:
+    with pytest.raises(UnknownBot, match=r"unknown bot 'nope' \(known: greedy, ismcts, probability, random, ts-heuristic\)") as info:
         registry.make_bot("nope", 1)
     assert isinstance(info.value, LookupError) and isinstance(info.value, PluginError)
 
@@ -435,7 +435,9 @@ def test_format_bots(registry: Registry):
     assert rows["demo"].endswith("Always takes the last option.")
     assert rows["sneaky"].split()[:4] == ["sneaky", "any", "subprocess", "standoff-broken"]
     # built-ins first, columns aligned
-    assert [line.split()[0] for line in lines[1:5]] == ["greedy", "random", "demo", "sneaky"]
+    builtins = sorted(load_registry(entry_points=False).bots)
+    n = len(builtins)
+    assert [line.split()[0] for line in lines[1 : n + 3]] == [*builtins, "demo", "sneaky"]
     assert len({line.index("RUNS") if i == 0 else line.index("in-process" if "in-process" in line else "subprocess")
                 for i, line in enumerate(lines[:5])}) == 1
     skipped = [line for line in lines if line.startswith("skipped plugin ")]
@@ -449,7 +451,7 @@ def test_format_bots(registry: Registry):
 def test_format_bots_without_problems():
     text = format_bots(load_registry(entry_points=False))
     assert "skipped" not in text
-    assert not text.endswith("\n") and len(text.splitlines()) == 3
+    assert not text.endswith("\n") and len(text.splitlines()) == 1 + len(load_registry(entry_points=False).bots)
 
 
 # --- third-party bots on the referee server --------------------------------------------------------

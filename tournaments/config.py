@@ -54,7 +54,21 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
 ``concurrency``  (integer >= 1, default 2)
     Matches played at once.
 ``workers``  (integer >= 1, default ``min(2, os.cpu_count())``)
-    Worker processes for the matches between plugin (local) bots.
+    Worker processes for the matches between plugin (local) bots; with ``executor = "ray"`` and
+    ``ray_address = "local"``, the CPUs of the local Ray cluster.
+``executor``  (string, default ``"local"``)
+    Where the matches between trusted plugin bots are played: ``"local"``, ``workers`` worker
+    processes on this machine; ``"ray"``, one Ray task per match on a Ray cluster (needs the
+    optional extra: ``pip install 'standoff[ray]'``; ``docs/ray.md``). Results are identical
+    either way, and a run may be resumed with the other executor. Matches with a remote entrant
+    or an untrusted plugin bot are always played by this machine's referee. With ``"ray"``,
+    ``concurrency`` is the number of matches in flight on the cluster: set it to the cluster's CPUs.
+``ray_address``  (string, default ``"auto"``; only with ``executor = "ray"``)
+    The Ray cluster: ``"auto"`` (``$RAY_ADDRESS``, or the cluster that ``ray start`` started on
+    this machine), ``"ray://HOST:PORT"`` (Ray Client, from outside the cluster), ``"HOST:PORT"``
+    (the cluster's GCS address, from one of its nodes), or ``"local"``: start a local Ray
+    cluster for the run with ``ray.init(num_cpus=workers)`` (bound to 127.0.0.1, stopped after
+    the run).
 ``master_seed``  (integer, default 1)
     Every match seed is derived from it (SHA-256, :func:`standoff.server.core.seeds.derive_seed`).
 ``output_dir``  (string, default ``"runs"``)
@@ -72,6 +86,7 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import math
 import os
 import re
@@ -83,6 +98,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 __all__ = [
+    "EXECUTORS",
     "FAULT_POLICIES",
     "FORMATS",
     "MULTI_GAME_GAMES",
@@ -96,18 +112,20 @@ __all__ = [
 
 FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "gauntlet", "ladder")
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "random", "retry")
+EXECUTORS: tuple[str, ...] = ("local", "ray")
 #: The games whose rules define multi-game matches (the ``[match]`` table).
 MULTI_GAME_GAMES: tuple[str, ...] = ("schotten-totten",)
 REMOTE_PREFIX = "remote:"
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_.-]+")
 _REMOTE_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_HOST_PORT_RE = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 
 # The known keys of each table, in the order they are documented.
 _TOP_KEYS = (
     "name", "game", "ruleset", "options", "entrants", "format", "gauntlet", "games_per_pairing",
-    "paired_seeds", "match", "time_control", "faults", "concurrency", "workers", "master_seed",
-    "output_dir", "remote_wait_s", "address", "elo",
+    "paired_seeds", "match", "time_control", "faults", "concurrency", "workers", "executor",
+    "ray_address", "master_seed", "output_dir", "remote_wait_s", "address", "elo",
 )
 _MATCH_KEYS = ("games", "target_score")
 _TIME_KEYS = ("bank_ms", "increment_ms", "max_per_decision_ms")
@@ -168,6 +186,8 @@ class TournamentConfig:
     retries: int = 2
     concurrency: int = 2
     workers: int = field(default_factory=_default_workers)
+    executor: str = "local"
+    ray_address: str = "auto"  # used with executor = "ray" only
     master_seed: int = 1
     output_dir: str = "runs"
     remote_wait_s: float = 30.0
@@ -234,6 +254,13 @@ class TournamentConfig:
                 "faults": {"policy": self.fault_policy, "retries": self.retries},
                 "concurrency": self.concurrency,
                 "workers": self.workers,
+                "executor": self.executor,
+            }
+        )
+        if self.executor == "ray":
+            data["ray_address"] = self.ray_address
+        data.update(
+            {
                 "master_seed": self.master_seed,
                 "output_dir": self.output_dir,
                 "remote_wait_s": self.remote_wait_s,
@@ -496,6 +523,15 @@ class _Parser:
         # running
         concurrency = self.integer(data.get("concurrency", 2), "concurrency", 1)
         workers = self.integer(data.get("workers", _default_workers()), "workers", 1)
+        executor = self.choice(data.get("executor", "local"), "executor", EXECUTORS)
+        ray_address = "auto"
+        if executor == "ray":
+            ray_address = self.string(data.get("ray_address", "auto"), "ray_address")
+            self._check_ray_address(ray_address)
+            if importlib.util.find_spec("ray") is None:
+                self.fail("executor", "\"ray\" needs Ray, which is not installed: pip install 'standoff[ray]'")
+        elif "ray_address" in data:
+            self.fail("ray_address", f"only used with executor = \"ray\" (executor is {executor!r})")
         master_seed = self.integer(data.get("master_seed", 1), "master_seed")
         output_dir = self.string(data.get("output_dir", "runs"), "output_dir")
         if not output_dir.strip():
@@ -524,6 +560,8 @@ class _Parser:
             retries=retries,
             concurrency=concurrency,
             workers=workers,
+            executor=executor,
+            ray_address=ray_address,
             master_seed=master_seed,
             output_dir=output_dir,
             remote_wait_s=remote_wait_s,
@@ -541,6 +579,17 @@ class _Parser:
             return game.rules(ruleset, options)
         except RulesError as exc:
             self.fail(key, str(exc))
+
+    def _check_ray_address(self, address: str) -> None:
+        if address in ("auto", "local"):
+            return
+        rest = address[len("ray://"):] if address.startswith("ray://") else address
+        m = _HOST_PORT_RE.fullmatch(rest)
+        if m is None or not 0 < int(m.group(2)) <= 65535:
+            self.fail(
+                "ray_address",
+                f"expected \"auto\", \"local\", \"ray://HOST:PORT\" or \"HOST:PORT\" (port 1 to 65535), got {address!r}",
+            )
 
     def _check_address(self, address: str) -> None:
         host, sep, port = address.rpartition(":")

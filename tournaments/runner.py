@@ -1,17 +1,24 @@
-"""Run a tournament: schedule, play (worker processes and/or the referee), write, rate, resume.
+"""Run a tournament: schedule, play (an executor and/or the referee), write, rate, resume.
 
 The coordinator is a trio program:
 
-* matches between trusted built-in bots go to :class:`WorkerPool` (one worker process per core:
-  ``python -m standoff.tournaments.worker``), so CPU-bound matches use every core;
+* matches between trusted plugin bots go to the match executor the config's ``executor`` names
+  (:mod:`standoff.tournaments.executors`): ``local``, :class:`WorkerPool` (one worker process
+  per core: ``python -m standoff.tournaments.worker``), so CPU-bound matches use every core; or
+  ``ray``, one Ray task per match anywhere on a Ray cluster
+  (:mod:`standoff.tournaments.ray_executor`, ``docs/ray.md``). Both play a match with
+  :func:`standoff.tournaments.worker.run_job`, so they give identical results;
 * matches with a remote entrant or a third-party plugin bot are played by the referee (the same
   trio :class:`~standoff.server.referee.Referee` as ``standoff serve``, with its gRPC server), so
-  hidden information never shares a process with an untrusted bot;
+  hidden information never shares a process with an untrusted bot. They stay on this machine
+  with any executor: a remote bot's session is bound to this referee;
 * one writer task owns ``results.jsonl`` and ``elo.jsonl``: it appends results in canonical
-  match order (holding back early finishers), flushing and fsyncing each line. A run killed at
-  any moment therefore leaves a canonical prefix; rerunning the same command plays the rest, and
-  matches that were in flight are played again from their seeds. The final ``results.jsonl``,
-  ``elo.jsonl`` and ``ratings.json`` are identical to an uninterrupted run's.
+  match order (holding back early finishers), flushing and fsyncing each line, and ignores a
+  second result for a match id already written or waiting (a retried or duplicated task). A run
+  killed at any moment therefore leaves a canonical prefix; rerunning the same command plays the
+  rest, and matches that were in flight are played again from their seeds. The final
+  ``results.jsonl``, ``elo.jsonl`` and ``ratings.json`` are identical to an uninterrupted run's,
+  whichever executor played which part.
 """
 
 from __future__ import annotations
@@ -21,8 +28,6 @@ import json
 import math
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import deque
@@ -34,17 +39,16 @@ from typing import Any, TextIO
 import trio
 
 from ..server.faults import TimeControl, policy_from_name
+from ..server.plugins import PLUGINS_ENV
 from ..server.core.seeds import derive_seed
 from .config import TournamentConfig, is_remote, remote_name
+from .executors import MatchExecutor, RunError, make_executor, store_records
+from .executors import Worker, WorkerPool  # noqa: F401 - re-exported: they used to live here
 from .model import MatchSpec, Result
 from .ratings import elo_update
 from .report import elo_text, read_results, write_outputs
 from .schedule import ladder_round, schedule
 from .series import Series, result_of_game
-
-
-class RunError(RuntimeError):
-    """A run that cannot go on (a run folder of another config, a worker that keeps dying...)."""
 
 
 @dataclass
@@ -65,8 +69,9 @@ def run_dir_of(config: TournamentConfig) -> Path:
 def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False) -> tuple[Path, list[Result]]:
     """Create or reopen the run folder; returns it and the results already there.
 
-    A folder made by a different configuration is refused (resume must not mix tournaments);
-    ``fresh`` wipes the previous results first. A torn last line (a kill mid-write) is cut off.
+    A folder made by a different configuration is refused (resume must not mix tournaments),
+    except for :data:`EXECUTION_KEYS` (where matches run does not change them); ``fresh`` wipes
+    the previous results first. A torn last line (a kill mid-write) is cut off.
     """
     folder = run_dir_of(config)
     (folder / "records").mkdir(parents=True, exist_ok=True)
@@ -78,18 +83,40 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False) -> tuple[P
             (folder / name).unlink(missing_ok=True)
         for record in (folder / "records").glob("*.jsonl"):
             record.unlink()
-    elif config_path.exists() and config_path.read_text() != wanted:
+    elif config_path.exists() and not _same_tournament(config_path.read_text(), config):
         raise RunError(
             f"{folder} holds a run of a different configuration; use another name, or --fresh to "
             "start it again"
         )
     _atomic_write(config_path, wanted)
+    for torn in (folder / "records").glob(".*.tmp"):  # a record being stored when the run was killed
+        torn.unlink(missing_ok=True)
     if results_path.exists():
         _cut_torn_tail(results_path)
         results = read_results(results_path)
     else:
         results = []
     return folder, results
+
+
+#: Config keys that only say where matches run: a run may be resumed with other values (every
+#: executor gives the same results), e.g. started on this machine and finished on a Ray cluster.
+EXECUTION_KEYS = ("executor", "ray_address")
+
+
+def _same_tournament(saved: str, config: TournamentConfig) -> bool:
+    """Whether ``saved`` (a run folder's config.json) is the tournament ``config`` describes."""
+    try:
+        old = json.loads(saved)
+    except ValueError:
+        return False
+    new = config.to_json()
+    if not isinstance(old, dict):
+        return False
+    for key in EXECUTION_KEYS:
+        old.pop(key, None)
+        new.pop(key, None)
+    return old == json.loads(json.dumps(new))
 
 
 def _cut_torn_tail(path: Path) -> None:
@@ -111,6 +138,44 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 # -- results writer ------------------------------------------------------------------------------
+
+
+class CanonicalOrder:
+    """Results in (in any order, possibly twice), results to write out (in canonical order,
+    each match id once).
+
+    :meth:`expect` is called in canonical order as matches are started; :meth:`add` takes a
+    finished result and returns those that can now be written. Idempotent by match id: a result
+    for an id already written or already waiting (a task retried or completed twice), or for an
+    id never expected, is ignored.
+    """
+
+    def __init__(self, written: set[str] | None = None) -> None:
+        self.written: set[str] = set(written or ())
+        self.expected: set[str] = set()
+        self.order: deque[str] = deque()
+        self.pending: dict[str, Result] = {}
+        self.duplicates = 0
+
+    def expect(self, match_id: str) -> None:
+        if match_id not in self.written and match_id not in self.expected:
+            self.expected.add(match_id)
+            self.order.append(match_id)
+
+    def add(self, result: Result) -> list[Result]:
+        match_id = result.match_id
+        if match_id not in self.expected or match_id in self.pending:
+            self.duplicates += 1
+            return []
+        self.pending[match_id] = result
+        ready = []
+        while self.order and self.order[0] in self.pending:
+            head = self.order.popleft()
+            self.expected.discard(head)
+            self.written.add(head)
+            ready.append(self.pending.pop(head))
+        return ready
+
 
 
 class ResultWriter:
@@ -157,83 +222,6 @@ class ResultWriter:
     def close(self) -> None:
         self.results_file.close()
         self.elo_file.close()
-
-
-# -- worker processes ----------------------------------------------------------------------------
-
-
-class Worker:
-    def __init__(self, process: trio.Process) -> None:
-        self.process = process
-        self.buffer = b""
-
-    async def request(self, line: bytes) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        await self.process.stdin.send_all(line)
-        while b"\n" not in self.buffer:
-            chunk = await self.process.stdout.receive_some(65536)
-            if not chunk:
-                raise EOFError("worker exited")
-            self.buffer += chunk
-        answer, _, self.buffer = self.buffer.partition(b"\n")
-        return json.loads(answer)
-
-
-class WorkerPool:
-    """``size`` worker processes; a job goes to an idle one. A worker that dies is replaced and
-    the job is tried again (a match replays from its seed)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.idle_send, self.idle_receive = trio.open_memory_channel[Worker](math.inf)
-        self.workers: list[Worker] = []
-
-    async def _spawn(self) -> Worker:
-        process = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "standoff.tournaments.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-        worker = Worker(process)
-        self.workers.append(worker)
-        return worker
-
-    async def start(self) -> None:
-        for _ in range(self.size):
-            self.idle_send.send_nowait(await self._spawn())
-
-    async def run(self, job: dict[str, Any], attempts: int = 3) -> dict[str, Any]:
-        line = (json.dumps(job) + "\n").encode()
-        for attempt in range(attempts):
-            worker = await self.idle_receive.receive()
-            try:
-                answer = await worker.request(line)
-            except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
-                worker.process.kill()
-                self.workers.remove(worker)
-                self.idle_send.send_nowait(await self._spawn())
-                if attempt == attempts - 1:
-                    raise RunError(f"worker processes died {attempts} times on match {job['spec']['match_id']}") from None
-                continue
-            except BaseException:
-                # Cancelled mid-request: this worker's state is unknown, never reuse it.
-                worker.process.kill()
-                raise
-            self.idle_send.send_nowait(worker)
-            return answer
-        raise AssertionError("unreachable")
-
-    async def aclose(self) -> None:
-        for worker in self.workers:
-            if worker.process.stdin is not None:
-                with trio.move_on_after(1):
-                    await worker.process.stdin.aclose()
-        with trio.move_on_after(5):
-            for worker in self.workers:
-                await worker.process.wait()
-        for worker in self.workers:
-            if worker.process.returncode is None:
-                worker.process.kill()
 
 
 # -- progress ------------------------------------------------------------------------------------
@@ -288,9 +276,10 @@ def _duration(seconds: float) -> str:
 
 
 class Executor:
-    """Plays a MatchSpec, choosing the worker pool or the referee."""
+    """Plays a MatchSpec, choosing the match executor (``pool``: local workers or Ray) or the
+    referee."""
 
-    def __init__(self, config: TournamentConfig, folder: Path, registry: Any, pool: WorkerPool | None,
+    def __init__(self, config: TournamentConfig, folder: Path, registry: Any, pool: MatchExecutor | None,
                  referee: Any | None) -> None:
         self.config = config
         self.folder = folder
@@ -302,7 +291,7 @@ class Executor:
         self.ladder = False  # a ladder plays each round among the remote entrants connected now
 
     def local(self, spec: MatchSpec) -> bool:
-        """Whether every seat is a trusted built-in bot (then a worker may play it)."""
+        """Whether every seat is a trusted plugin bot (then the match executor may play it)."""
         for entrant in spec.seats:
             if is_remote(entrant):
                 return False
@@ -327,6 +316,10 @@ class Executor:
             answer = await self.pool.run(self._job(spec))
             if "error" in answer:
                 raise RunError(f"match {spec.match_id} failed in a worker:\n{answer['error']}")
+            if answer.get("records"):
+                # Played where the run folder is not (Ray): the coordinator writes the records,
+                # before the result, so that every result line has its complete record.
+                await trio.to_thread.run_sync(store_records, self.folder / "records", answer["records"])
             return Result.from_json(answer["result"])
         return await self._on_referee(spec)
 
@@ -341,6 +334,8 @@ class Executor:
             "policy": c.fault_policy, "retries": c.retries,
             "records_dir": str(self.folder / "records"),
             "match_games": c.match_games, "target_score": c.target_score,
+            # The trusted plugin modules the coordinator loaded: a Ray task loads the same ones.
+            "plugins": os.environ.get(PLUGINS_ENV, ""),
         }
 
     async def _on_referee(self, spec: MatchSpec) -> Result:
@@ -400,7 +395,8 @@ async def run_schedule(
     progress: TextIO | None = None,
     on_round: Callable[[list[Result]], None] | None = None,
 ) -> RunSummary:
-    """The trio part of a run. ``referee`` is needed when some matches cannot run in workers."""
+    """The trio part of a run. ``referee`` is needed when some matches cannot run in the match
+    executor (remote entrants, untrusted plugin bots)."""
     folder, done = prepare_run_dir(config, fresh=fresh)
     if referee is not None:
         referee.data_dir = folder  # its records land in the run folder
@@ -414,15 +410,20 @@ async def run_schedule(
         specs = iter(finite)
         total = len(finite)
     bar = Progress(total, len(done), progress)
-    pool = WorkerPool(max(1, config.workers))
+    pool = make_executor(config)
     executor = Executor(config, folder, registry, pool, referee)
     executor.ladder = endless or ladder or config.format == "ladder"
     complete = False
     try:
-        await pool.start()
+        if _plays_locally(config, registry):
+            await pool.start()
+            if progress is not None and (line := pool.describe()):
+                progress.write(line + "\n")
+                progress.flush()
+            bar.started = time.monotonic()  # the ETA counts from here, not from a cluster's start-up
         await _wait_for_remotes(config, referee, executor)
-        order: deque[str] = deque()  # match ids in canonical order, not yet written
-        pending: dict[str, Result] = {}  # finished early, waiting for their turn
+        # Match ids in canonical order, not yet written; results that finished early wait there.
+        order = CanonicalOrder({r.match_id for r in done})
         results_send, results_receive = trio.open_memory_channel[Result](math.inf)
         limiter = trio.CapacityLimiter(max(1, config.concurrency))
 
@@ -436,11 +437,10 @@ async def run_schedule(
         async def write() -> None:
             last_round = None
             async for result in results_receive:
-                pending[result.match_id] = result
-                # Everything now writable in canonical order goes out in one durable batch.
+                # Everything now writable in canonical order goes out in one durable batch (a
+                # second result for a match id already written or waiting is dropped).
                 batch_results, batch_elo, heads = [], [], []
-                while order and order[0] in pending:
-                    head = pending.pop(order.popleft())
+                for head in order.add(result):
                     if on_round is not None and last_round is not None and head.round != last_round:
                         on_round(list(writer.results))
                     last_round = head.round
@@ -460,7 +460,7 @@ async def run_schedule(
                     if spec.match_id in done_ids:
                         continue
                     await limiter.acquire_on_behalf_of(spec)
-                    order.append(spec.match_id)
+                    order.expect(spec.match_id)
                     nursery.start_soon(play, spec, results_send.clone())
         complete = True
     finally:
@@ -471,6 +471,13 @@ async def run_schedule(
     ratings = write_outputs(folder, writer.results, entrants=list(config.entrants), k=config.elo_k,
                             start=config.elo_start)
     return RunSummary(folder, writer.results, ratings, complete)
+
+
+def _plays_locally(config: TournamentConfig, registry: Any) -> bool:
+    """Whether some match can be one for the match executor: as many trusted plugin bots as
+    the game has seats (otherwise the executor is not started: no Ray cluster for nothing)."""
+    trusted = [e for e in config.entrants if not is_remote(e) and getattr(registry.bots.get(e), "trusted", False)]
+    return len(trusted) >= len(config.game_roles)
 
 
 async def _wait_for_remotes(config: TournamentConfig, referee: Any | None, executor: Executor) -> None:

@@ -1,0 +1,524 @@
+"""``ismcts``: determinized information-set Monte Carlo tree search for Schotten Totten.
+
+(draft 2)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from typing import Any
+
+from ..sdk.bot import Bot
+from ..sdk.simulate import Belief, SimulationError
+from ..sdk.types import MatchInfo
+from ..sdk.views import as_dict
+from ..server.core.game import CHANCE
+from ..server.games import get_game
+from ..server.games.schotten_totten.formations import best_completion, strength
+
+try:  # the engine's mask-based solver (twice as fast as best_completion's list interface)
+    from ..server.games.schotten_totten.formations import _best as _best_mask
+except ImportError:  # pragma: no cover - the engine renamed it: use the public interface
+    _best_mask = None
+from .greedy import _Position
+from .probability import ProbabilityBot, game_value
+
+ENV_ITERATIONS = "STANDOFF_ISMCTS_ITERATIONS"
+ENV_SECONDS = "STANDOFF_ISMCTS_SECONDS"
+#: Decisions at which a position is judged: no card is in limbo between a play and its target.
+_STABLE = frozenset(("play", "draw", "draw_card"))
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "avail", "role", "allowed")
+
+    def __init__(self, role: str | None) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.role = role  # who chose the move leading here
+        self.allowed: set[str] | None = None  # the options searched here (None: all)
+
+
+class IsmctsBot(Bot):
+    """Determinized ISMCTS on the real rules engine, hidden cards sampled from its view.
+
+    Budget per decision: ``iterations`` or ``seconds`` (constructor), else the environment
+    (``STANDOFF_ISMCTS_SECONDS``, ``STANDOFF_ISMCTS_ITERATIONS``), else the class attributes
+    ``SECONDS`` / ``ITERATIONS``. Deterministic given its seed with an iteration budget.
+    """
+
+    name = "ismcts"
+    games = ("schotten-totten",)
+
+    #: default budget per decision: iterations, or seconds when ``SECONDS`` is set
+    ITERATIONS: int = 200
+    SECONDS: float | None = None
+    #: UCB exploration constant (rewards are game-win chances in [0, 1])
+    EXPLORATION = 0.5
+    #: our candidate moves at the root: the ``WIDTH`` best first choices by static evaluation,
+    #: each with its ``SUB_WIDTH`` best continuations
+    WIDTH = 5
+    SUB_WIDTH = 3
+    #: weight (in visits) of that static evaluation
+    PRIOR_VISITS = 2
+    #: judge a line at our DEPTH-th next play (1: after the opponent's reply; 0: as soon as our
+    #: move and our draw are done)
+    DEPTH = 1
+    #: Tests set this to see exceptions instead of the fallback.
+    strict = False
+    # The flag model's constants (greedy's, see standoff.bots.greedy)
+    D_MISSING = ProbabilityBot.D_MISSING
+    D_OPPONENT = ProbabilityBot.D_OPPONENT
+    TEMPERATURE = ProbabilityBot.TEMPERATURE
+    P_CERTAIN = ProbabilityBot.P_CERTAIN
+    USE_CERTAIN = True
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            env_seconds = os.environ.get(ENV_SECONDS)
+            env_iterations = os.environ.get(ENV_ITERATIONS)
+            if env_seconds:
+                seconds = float(env_seconds)
+            elif env_iterations:
+                iterations = int(env_iterations)
+            else:
+                iterations, seconds = self.ITERATIONS, self.SECONDS
+        if seconds is not None:
+            iterations = None
+        self.iterations = iterations
+        self.seconds = seconds
+        self.options: dict[str, str] | None = None
+        self.game = get_game("schotten-totten")
+        self.fallback = ProbabilityBot(seed)
+        self.stats: dict[str, Any] = {}
+        #: totals over the bot's life: searched decisions, iterations, seconds spent searching
+        self.searches = 0
+        self.total_iterations = 0
+        self.search_seconds = 0.0
+        self._memo: dict[tuple, float] = {}
+        self._model = FlagModel(self.fallback)
+
+    def start(self, match: MatchInfo) -> None:
+        super().start(match)
+        self.options = dict(match.options) or None
+        self.fallback.start(match)
+
+    # -- entry point -----------------------------------------------------------------------------
+
+    def choose(self, decision: Any, view: Any) -> int:
+        options = decision.options
+        if len(options) == 1:
+            return 0
+        keys = [o.key for o in options]
+        if decision.step == "claim":
+            flags = [i for i, k in enumerate(keys) if k.startswith("flag:")]
+            return flags[0] if flags else 0
+        view = as_dict(view)
+        if decision.step in ("draw", "scout_draw") or len(view["flags"][0]["sides"]) != 2:
+            return self.fallback.choose(decision, view)
+        began = time.perf_counter()
+        try:
+            belief = Belief(self.game, view, options=self.options, check=False)
+            index = self._search(belief, keys)
+            self.searches += 1
+            self.total_iterations += self.stats.get("iterations", 0)
+            self.search_seconds += time.perf_counter() - began
+        except (SimulationError, KeyError, ValueError):
+            if self.strict:
+                raise
+            index = None
+        if index is None:
+            return self.fallback.choose(decision, view)
+        return index
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def _search(self, belief: Belief, keys: list[str]) -> int | None:
+        game = self.game
+        me = belief.role
+        rng = self.rng
+        self._memo = {}
+        self._model = FlagModel(self)
+        root = _Node(None)
+        moves = self._root_moves(game, belief.state, me, rng)
+        if not moves:
+            return None
+        for path, value in self._candidates(moves):
+            node = root
+            for key in path:
+                if node.allowed is None:
+                    node.allowed = set()
+                node.allowed.add(key)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(me)
+                    child.visits = self.PRIOR_VISITS
+                    child.total = value * self.PRIOR_VISITS
+                elif value * self.PRIOR_VISITS > child.total:
+                    child.total = value * self.PRIOR_VISITS
+                node = child
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.iterations
+        done = 0
+        if len(root.children) > 1:
+            while True:
+                if budget is not None and done >= budget:
+                    break
+                if deadline is not None and done and time.perf_counter() >= deadline:
+                    break
+                self._iterate(game, belief.sample(rng), root, me, rng)
+                done += 1
+        self.stats = {
+            "iterations": done,
+            "moves": {k: (c.visits, c.total / c.visits) for k, c in root.children.items() if c.visits},
+        }
+        best, best_rank = None, None
+        for i, key in enumerate(keys):
+            child = root.children.get(key)
+            if child is not None and child.visits:
+                rank = (child.visits, child.total / child.visits)
+                if best_rank is None or rank > best_rank:
+                    best, best_rank = i, rank
+        return best
+
+    def _candidates(self, moves: list) -> list:
+        """The moves searched: the ``WIDTH`` best first choices (a card to play...) by static value,
+        each with its ``SUB_WIDTH`` best continuations (its target...)."""
+        groups: dict[str, list] = {}
+        for path, value in sorted(moves, key=lambda m: -m[1]):
+            groups.setdefault(path[0], []).append((path, value))
+        ranked = sorted(groups.values(), key=lambda g: -g[0][1])[: self.WIDTH]
+        return [move for group in ranked for move in group[: self.SUB_WIDTH]]
+
+    def _root_moves(self, game, state, me: str, rng: random.Random) -> list[tuple[tuple[str, ...], float]]:
+        """Every complete move of ours from the root (a play and its targets), with the static
+        value of the position it leads to."""
+        out: list[tuple[tuple[str, ...], float]] = []
+        self._expand(game, state.copy(), me, rng, (), out)
+        return out
+
+    def _expand(self, game, state, me, rng, prefix, out) -> None:
+        while True:
+            decision = game.decision(state)
+            if decision is None:
+                out.append((prefix, state.outcome.scores[state.rules.roles.index(me)]))
+                return
+            options = decision.options
+            if decision.role == CHANCE:
+                game.apply(state, options[rng.randrange(len(options))])
+                continue
+            if prefix and decision.step in _STABLE:
+                out.append((prefix, self._evaluate(game, state, me)))
+                return
+            if decision.step == "claim" and prefix:
+                game.apply(state, options[0])
+                continue
+            if len(options) == 1 and prefix:
+                game.apply(state, options[0])
+                continue
+            if decision.role != me:  # an opponent's sub-decision inside our move (Mud leaving)
+                game.apply(state, options[0])
+                continue
+            for option in options:
+                branch = state.copy()
+                game.apply(branch, option)
+                self._expand(game, branch, me, rng, prefix + (option.key,), out)
+            return
+
+    def _iterate(self, game, state, root: _Node, me: str, rng: random.Random) -> None:
+        """One iteration: our move down the tree (UCB with availability counts), the rest of the
+        line played by the policy, the position judged at our ``DEPTH``-th next play."""
+        node = root
+        path: list[_Node] = []
+        in_tree = True
+        plays = 0
+        c = self.EXPLORATION
+        me_index = state.rules.roles.index(me)
+        while True:
+            decision = game.decision(state)
+            if decision is None:
+                reward = state.outcome.scores[me_index]
+                break
+            options = decision.options
+            role = decision.role
+            if role == CHANCE:
+                game.apply(state, options[rng.randrange(len(options))])
+                continue
+            step = decision.step
+            if path and role != me and self.DEPTH == 0:
+                reward = self._evaluate(game, state, me)  # our move and our draw are done
+                break
+            if path and step == "play" and role == me:
+                plays += 1
+                if plays >= self.DEPTH:
+                    reward = self._evaluate(game, state, me)
+                    break
+            if len(options) == 1:
+                game.apply(state, options[0])
+                continue
+            if in_tree and (role != me or (path and step in ("claim", "draw", "play"))):
+                in_tree = False  # our move is complete
+            if not in_tree:
+                game.apply(state, options[self._policy(state, decision, rng)])
+                continue
+            children = node.children
+            allowed = node.allowed
+            fresh = []
+            best, best_score = None, -1.0
+            for option in options:
+                key = option.key
+                if allowed is not None and key not in allowed:
+                    continue
+                child = children.get(key)
+                if child is None:
+                    child = children[key] = _Node(role)
+                child.avail += 1
+                if child.visits == 0:
+                    fresh.append((option, child))
+                    continue
+                if fresh:
+                    continue
+                score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best_score, best = score, (option, child)
+            if fresh:
+                option, child = fresh[rng.randrange(len(fresh))]
+            elif best is None:  # nothing searched is offered in this sample: the policy plays
+                in_tree = False
+                game.apply(state, options[self._policy(state, decision, rng)])
+                continue
+            else:
+                option, child = best
+            game.apply(state, option)
+            path.append(child)
+            node = child
+        for child in path:
+            child.visits += 1
+            child.total += reward
+
+    def _policy(self, state, decision, rng: random.Random) -> int:
+        """How every player moves off the tree (on the sampled cards): always claim, draw troops,
+        play and place troops the greedy way (the card and flag that raise that player's chance
+        at the flag most), pass when allowed and no troop can be placed, else at random."""
+        options = decision.options
+        step = decision.step
+        if step == "claim" or step in ("draw", "scout_draw"):
+            return 0
+        role = state.rules.roles.index(decision.role)
+        if step == "play":
+            troops = [o.value for o in options if isinstance(o.value, int) and o.value < 60]
+            if troops:
+                choice = self._model.best_placement(state, role, troops)
+                if choice is not None:
+                    return next(i for i, o in enumerate(options) if o.value == choice[0])
+            for i, o in enumerate(options):
+                if o.key == "pass":
+                    return i
+            return rng.randrange(len(options))
+        if step == "place":
+            card = state.stack[-1][1]
+            if card < 60:
+                choice = self._model.best_placement(state, role, [card])
+                if choice is not None:
+                    for i, o in enumerate(options):
+                        if o.value == choice[1]:
+                            return i
+        return rng.randrange(len(options))
+
+    # -- judging a position ------------------------------------------------------------------------
+
+    def _evaluate(self, game, state, me: str) -> float:
+        """Our chance of winning the game as we would see ``state``: each flag's odds
+        (:class:`FlagModel`) combined into breakthrough/envelopment chances
+        (:func:`~standoff.bots.probability.game_value`). Memoised on what we see."""
+        me_index = state.rules.roles.index(me)
+        key = (
+            tuple(state.sides),
+            tuple(state.placed),
+            tuple(state.claimed),
+            tuple(state.fog),
+            tuple(state.mud),
+            state.hands[me_index],
+            state.table,
+        )
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = game_value(self._model.flags(state, me_index))
+        return found
+
+
+def _logistic(x: float) -> float:
+    if x > 60:
+        return 1.0
+    if x < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _score(value: tuple[int, int], size: int) -> float:
+    return value[0] * 10 + value[1] / size
+
+
+def _strongest(side: tuple[int, ...], size: int, fog: bool) -> tuple[int, ...]:
+    """The strongest ``size`` cards of a side that has more (Mud just left)."""
+    best, best_side = None, side[:size]
+    for i in range(len(side)):
+        rest = side[:i] + side[i + 1 :]
+        if len(rest) > size:
+            rest = _strongest(rest, size, fog)
+        s = strength(rest, fog)
+        if best is None or s > best:
+            best, best_side = s, rest
+    return best_side
+
+
+def _reach(cards: tuple[int, ...], size: int, mask: int, fog: bool) -> tuple[int, int] | None:
+    """The strongest formation ``cards`` can become with troops of ``mask`` (a 60-bit set)."""
+    k = size - len(cards)
+    if mask.bit_count() < k:
+        return None
+    if k == 0:
+        return strength(cards, fog)
+    if _best_mask is None:
+        found = best_completion(cards, size, [c for c in range(60) if mask >> c & 1], fog)
+        return None if found is None else found[0]
+    found = _best_mask(cards, size, mask, k, fog, 0)
+    return (found[0], found[1])
+
+
+class FlagModel:
+    """Greedy's estimate of a role's chance at a flag (:mod:`standoff.bots.greedy`: the best
+    formations each side can still reach from the troops not on the table, discounted per missing
+    card, a logistic of the difference), computed straight from a state and from what that role
+    sees there (its own hand, the table): no view is built. Two players. ``memo`` caches the
+    formation searches (keep one model per decision)."""
+
+    def __init__(self, tune: Any) -> None:
+        self.d_missing = tune.D_MISSING
+        self.d_opp = tune.D_OPPONENT
+        self.temp = tune.TEMPERATURE
+        self.p_certain = tune.P_CERTAIN
+        self.use_certain = getattr(tune, "USE_CERTAIN", True)
+        self.memo: dict = {}
+
+    def reach(self, cards, size, mask, fog):
+        key = (cards, size, mask, fog)
+        memo = self.memo
+        found = memo.get(key, memo)
+        if found is memo:
+            found = memo[key] = _reach(cards, size, mask, fog)
+        return found
+
+    def side(self, mine, theirs, mine_first: bool, size: int, fog: bool, hand_mask: int, hand_count: int,
+             external: int) -> float:
+        """Chance that ``mine`` beats ``theirs`` (each at most ``size`` cards); ``mine_first``:
+        whether ours was complete first if both are and tie; ``external``: the troops neither on
+        the table nor in our hand."""
+        k_mine, k_theirs = size - len(mine), size - len(theirs)
+        if k_mine == 0 and k_theirs == 0:
+            ours, other = strength(mine, fog), strength(theirs, fog)
+            if ours != other:
+                return 1.0 if ours > other else 0.0
+            return 1.0 if mine_first else 0.0
+        if k_theirs:
+            opp_best = self.reach(theirs, size, external, fog)
+            opp_estimate = -1e9 if opp_best is None else _score(opp_best, size) - self.d_opp * k_theirs
+        if k_mine == 0:
+            ours = strength(mine, fog)
+            if opp_best is None or opp_best <= ours:
+                return 1.0
+            return _logistic((_score(ours, size) - opp_estimate) / self.temp)
+        certain = None
+        estimate = -1e9
+        if self.use_certain and hand_count >= k_mine:
+            certain = self.reach(mine, size, hand_mask, fog)
+            if certain is not None:
+                estimate = _score(certain, size)
+        best = self.reach(mine, size, external | hand_mask, fog)
+        if best is None:
+            return 0.0
+        estimate = max(estimate, _score(best, size)) - self.d_missing * k_mine
+        if k_theirs == 0:
+            other = strength(theirs, fog)
+            if best <= other:
+                return 0.0
+            if certain is not None and certain > other:
+                return self.p_certain
+            return _logistic((estimate - _score(other, size)) / self.temp)
+        if opp_best is None or (certain is not None and certain > opp_best):
+            return self.p_certain
+        return _logistic((estimate - opp_estimate) / self.temp)
+
+    def flags(self, state, me: int) -> list[float]:
+        """Role ``me``'s chance at each of the 9 flags (1 or 0 when claimed)."""
+        n = len(state.rules.roles)
+        opp = 1 - me
+        hand_mask = 0
+        count = 0
+        for c in state.hands[me]:
+            if c < 60:
+                hand_mask |= 1 << c
+                count += 1
+        external = state.unseen_mask() & ~hand_mask
+        sides, placed, claimed, fogs, muds = state.sides, state.placed, state.claimed, state.fog, state.mud
+        out = []
+        for f in range(9):
+            owner = claimed[f]
+            if owner >= 0:
+                out.append(1.0 if owner == me else 0.0)
+                continue
+            fog = fogs[f] >= 0
+            size = 4 if muds[f] >= 0 else 3
+            mine, theirs = sides[f * n + me], sides[f * n + opp]
+            first = False
+            if len(mine) > size or len(theirs) > size:
+                mine = _strongest(mine, size, fog) if len(mine) > size else mine
+                theirs = _strongest(theirs, size, fog) if len(theirs) > size else theirs
+            elif len(mine) == size and len(theirs) == size:
+                first = max(placed[f * n + me]) < max(placed[f * n + opp])
+            out.append(self.side(mine, theirs, first, size, fog, hand_mask, count, external))
+        return out
+
+    def best_placement(self, state, role: int, cards) -> tuple[int, int] | None:
+        """Greedy's troop play for ``role`` in ``state``: the ``(card, flag)`` among ``cards``
+        (troops in its hand) and its open flags that raises its chance at that flag the most
+        (ties: the lower card)."""
+        n = len(state.rules.roles)
+        opp = 1 - role
+        hand_mask = 0
+        count = 0
+        for c in state.hands[role]:
+            if c < 60:
+                hand_mask |= 1 << c
+                count += 1
+        external = state.unseen_mask() & ~hand_mask
+        sides, claimed, fogs, muds = state.sides, state.claimed, state.fog, state.mud
+        best, choice = -1e9, None
+        opens = []
+        for f in range(9):
+            if claimed[f] >= 0:
+                continue
+            size = 4 if muds[f] >= 0 else 3
+            mine = sides[f * n + role]
+            if len(mine) >= size:
+                continue
+            theirs = sides[f * n + opp]
+            if len(theirs) > size:
+                theirs = _strongest(theirs, size, fogs[f] >= 0)
+            fog = fogs[f] >= 0
+            base = self.side(mine, theirs, False, size, fog, hand_mask, count, external)
+            opens.append((f, mine, theirs, size, fog, base))
+        for card in cards:
+            rest = hand_mask & ~(1 << card)
+            for f, mine, theirs, size, fog, base in opens:
+                gain = self.side(mine + (card,), theirs, False, size, fog, rest, count - 1, external) - base
+                gain -= 0.001 * (card % 10 + 1)
+                if gain > best:
+                    best, choice = gain, (card, f)
+        return choice

@@ -1,0 +1,152 @@
+"""The ``ismcts`` bot: budgets (constructor, environment, class attribute), legal answers, no
+cheating (its choice is a function of the view: states with the same view get the same answer;
+its samples come from the view only), and determinism given its seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from standoff.bots import BUILTIN_BOTS
+from standoff.bots import ismcts as ismcts_module
+from standoff.bots.greedy import GreedyBot
+from standoff.bots.ismcts import ENV_ITERATIONS, ENV_SECONDS, IsmctsBot
+from standoff.bots.random_bot import RandomBot
+from standoff.sdk.simulate import Belief
+from standoff.sdk.types import decode_decision
+from standoff.server.core.game import CHANCE
+from standoff.server.games import get_game
+from standoff.server.local import chance_rng, play_match, sample_chance
+from standoff.server.wire import decision_message, encode_view, serialize
+from standoff.v1 import referee_pb2 as pb
+
+GAME = get_game("schotten-totten")
+
+
+@pytest.fixture(autouse=True)
+def strict(monkeypatch):
+    monkeypatch.setattr(IsmctsBot, "strict", True)
+    monkeypatch.setattr(GreedyBot, "strict", True)
+    monkeypatch.delenv(ENV_ITERATIONS, raising=False)
+    monkeypatch.delenv(ENV_SECONDS, raising=False)
+
+
+def wire(decision, view):
+    """The decision and view as a bot receives them: encoded to bytes and decoded again."""
+    message = decision_message("m", 1, decision, encode_view(GAME.name, view), {})
+    return decode_decision(pb.PlayResponse.FromString(serialize(message)).decision)
+
+
+def random_position(seed: int, number: int):
+    """A state of a seeded random game at the first players' decision from ``number`` on."""
+    rng, chance = random.Random(seed), chance_rng(seed)
+    state = GAME.new_state(GAME.rules())
+    while (d := GAME.decision(state)) is not None:
+        if d.role != CHANCE and state.number >= number and len(d.options) > 1 and d.step != "claim":
+            return state, d
+        index = sample_chance(chance, d) if d.role == CHANCE else rng.randrange(len(d.options))
+        GAME.apply(state, d.options[index])
+    raise AssertionError("the game ended first")
+
+
+def test_registered_and_budgets(monkeypatch):
+    assert BUILTIN_BOTS["ismcts"] is IsmctsBot
+    assert IsmctsBot(1).iterations == IsmctsBot.ITERATIONS and IsmctsBot(1).seconds is None
+    assert IsmctsBot(1, iterations=7).iterations == 7
+    bot = IsmctsBot(1, seconds=0.5)
+    assert (bot.iterations, bot.seconds) == (None, 0.5)
+    monkeypatch.setenv(ENV_ITERATIONS, "33")
+    assert IsmctsBot(1).iterations == 33
+    assert IsmctsBot(1, iterations=5).iterations == 5  # the constructor wins
+    monkeypatch.setenv(ENV_SECONDS, "0.25")
+    assert (IsmctsBot(1).iterations, IsmctsBot(1).seconds) == (None, 0.25)
+    monkeypatch.delenv(ENV_ITERATIONS)
+    monkeypatch.delenv(ENV_SECONDS)
+    monkeypatch.setattr(IsmctsBot, "ITERATIONS", 12)  # a tournament may subclass or patch
+    assert IsmctsBot(1).iterations == 12
+
+
+def test_answers_from_wire_views_are_legal_in_random_positions():
+    """Random games in which the bot (tiny budget) answers every decision of either role from the
+    wire-decoded decision and view; every tactics step shows up."""
+    steps = set()
+    for g in range(3):
+        rng, chance = random.Random(70 + g), chance_rng(70 + g)
+        bots = {"p1": IsmctsBot(g, iterations=4), "p2": IsmctsBot(g + 1, iterations=4)}
+        state = GAME.new_state(GAME.rules())
+        while (d := GAME.decision(state)) is not None:
+            if d.role == CHANCE:
+                GAME.apply(state, d.options[sample_chance(chance, d)])
+                continue
+            bot_decision, view = wire(d, GAME.view(state, d.role))
+            index = bots[d.role].choose(bot_decision, view)
+            assert isinstance(index, int) and 0 <= index < len(d.options)
+            steps.add(d.step)
+            GAME.apply(state, d.options[rng.randrange(len(d.options))])
+    assert {"play", "place", "claim", "draw"} <= steps
+
+
+def test_same_view_same_choice():
+    """No cheating: states that differ only in what the role cannot see (a re-deal of the
+    opponent's hand and the deck) get the same answer from bots with the same seed."""
+    checked = 0
+    for seed in range(6):
+        state, decision = random_position(seed, 40 + 7 * seed)
+        role = decision.role
+        other = GAME.determinize(state, role, random.Random(seed))
+        assert GAME.view(other, role) == GAME.view(state, role)
+        assert other.hands != state.hands or other.decks != state.decks
+        answers = []
+        for world in (state, other):
+            bot = IsmctsBot(99, iterations=40)
+            answers.append(bot.choose(*wire(GAME.decision(world), GAME.view(world, role))))
+        assert answers[0] == answers[1]
+        checked += 1
+    assert checked == 6
+
+
+def test_samples_come_from_the_view_only(monkeypatch):
+    """The search builds its samples with the SDK's Belief from the view it was given (nothing
+    else reaches it), and every sample shows that same view."""
+    made = []
+    real = Belief.__init__
+
+    def spy(self, game, view, **kwargs):
+        made.append((view, kwargs))
+        real(self, game, view, **kwargs)
+
+    monkeypatch.setattr(Belief, "__init__", spy)
+    samples = []
+    real_sample = Belief.sample
+
+    def sample(self, rng):
+        state = real_sample(self, rng)
+        samples.append(GAME.view(state, self.role))  # before the search plays on in it
+        return state
+
+    monkeypatch.setattr(Belief, "sample", sample)
+    state, decision = random_position(4, 60)
+    view = GAME.view(state, decision.role)
+    IsmctsBot(1, iterations=10).choose(*wire(decision, view))
+    assert len(made) == 1
+    given, kwargs = made[0]
+    assert given == view and set(kwargs) <= {"options", "rules", "check"}
+    assert len(samples) == 10 and all(seen == view for seen in samples)
+    assert ismcts_module.Belief is Belief
+
+
+def test_deterministic_given_seed_and_time_budget():
+    rules = GAME.rules()
+    records = []
+    for _ in range(2):
+        bots = {"p1": IsmctsBot(5, iterations=8), "p2": RandomBot(6)}
+        result = play_match(GAME, rules, bots, 21, timing=False)
+        records.append([(m["role"], m["step"], m["key"]) for m in result.record.moves])
+    assert records[0] == records[1]
+    assert result.outcome.winner == "p1"
+    # a time budget answers too (its result may depend on the machine's speed)
+    state, decision = random_position(8, 50)
+    bot = IsmctsBot(1, seconds=0.05)
+    index = bot.choose(*wire(decision, GAME.view(state, decision.role)))
+    assert 0 <= index < len(decision.options) and "iterations" in bot.stats
