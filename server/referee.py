@@ -69,6 +69,11 @@ SEAT_EVENTS_LIMIT = 64
 LOG_FIRST, LOG_EVERY = 5, 1000
 
 
+#: Put in a session's inbox by the gRPC reader where bytes that are no PlayRequest came: the
+#: session handles what came before, then ends with INVALID_ARGUMENT (unless it ended already).
+UNDECODABLE = object()
+
+
 def _short(text: str, limit: int = 80) -> str:
     """A client-given string as it may appear in logs and echoed errors."""
     return text if len(text) <= limit else text[:limit] + f"...({len(text)} chars)"
@@ -313,6 +318,9 @@ class Referee:
                     self._wake(seat, ("disconnect",))
 
     def _handle(self, session: Session, message: pb.PlayRequest, slog: Any) -> None:
+        if message is UNDECODABLE:
+            self._end_session(session, grpc.StatusCode.INVALID_ARGUMENT, "a message that is not a PlayRequest")
+            return
         kind = message.WhichOneof("body")
         if kind == "hello":
             self._hello(session, message.hello, slog)

@@ -19,6 +19,7 @@ from typing import Any
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -27,7 +28,7 @@ from standoff.v1 import referee_pb2 as pb
 from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, TokenRegistry
 from .bridge import Inbox, TrioBridge
 from .faults import FORFEIT, TimeControl
-from .referee import MatchError, Referee, Session
+from .referee import UNDECODABLE, MatchError, Referee, Session
 
 log = structlog.get_logger("standoff.rpc")
 
@@ -137,38 +138,55 @@ class RefereeServicer:
         return (f"rate limit: {name} sent more than {self.limits.rate_limit:g} messages/s "
                 f"(burst {self.limits.rate_burst})")
 
-    async def _identity(self, context: grpc.aio.ServicerContext, *, admin: bool = False):
+    def _check(self, context: grpc.aio.ServicerContext, *, admin: bool = False):
+        """``(identity, None)``, or ``(None, (status, details))`` for a call to refuse."""
         identity = self.tokens.verify(_token_from(context))
         if identity is None:
             self.tokens.reload()  # a token added with `standoff token add` while serving
             identity = self.tokens.verify(_token_from(context))
         if identity is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing, unknown or revoked bearer token")
+            return None, (grpc.StatusCode.UNAUTHENTICATED, "missing, unknown or revoked bearer token")
         if admin and not identity.admin:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"{identity.name} is not an admin token")
+            return None, (grpc.StatusCode.PERMISSION_DENIED, f"{identity.name} is not an admin token")
         bucket = self._bucket(identity.name)
-        if bucket is not None and not bucket.take():  # a unary call is one message too
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self._rate_exceeded(identity.name))
+        if bucket is not None and not bucket.take():  # a call is one message too
+            return None, (grpc.StatusCode.RESOURCE_EXHAUSTED, self._rate_exceeded(identity.name))
+        return identity, None
+
+    async def _identity(self, context: grpc.aio.ServicerContext, *, admin: bool = False):
+        identity, refusal = self._check(context, admin=admin)
+        if refusal is not None:
+            await context.abort(*refusal)
         return identity
+
+    @staticmethod
+    async def _refuse_stream(request_iterator: Any, context: grpc.aio.ServicerContext, refusal) -> None:
+        """Refuse a Play stream after its first message (at most 1 s): a client whose first write
+        is still in flight when the stream ends sees grpc-aio's INTERNAL instead of the status."""
+        try:
+            await asyncio.wait_for(request_iterator.__anext__(), 1.0)
+        except Exception:  # noqa: BLE001 - nothing came, or not a PlayRequest: refuse all the same
+            pass
+        await context.abort(*refusal)
 
     # -- the bot session ------------------------------------------------------------------------
 
     async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext):  # noqa: N802
-        identity = await self._identity(context)
+        identity, refusal = self._check(context)
+        if refusal is not None:
+            await self._refuse_stream(request_iterator, context, refusal)
         name = identity.name
-        mine = self.open_sessions.setdefault(name, set())
         limit = self.limits.max_sessions_per_bot
         if limit > 0:
             # A session superseded by a newer hello is closed at once, so it no longer counts:
             # a bot that reconnects is never refused because of the stream it left behind.
-            live = sum(1 for s in mine if not s.closed)
+            live = sum(1 for s in self.open_sessions.get(name, ()) if not s.closed)
             if live >= limit:
-                if not mine:
-                    self.open_sessions.pop(name, None)
-                await context.abort(
+                await self._refuse_stream(request_iterator, context, (
                     grpc.StatusCode.RESOURCE_EXHAUSTED,
                     f"{name} already has {live} open sessions (limit {limit}, --max-sessions-per-bot)",
-                )
+                ))
+        mine = self.open_sessions.setdefault(name, set())
         session = Session(
             id=secrets.token_hex(6),
             identity=identity,
@@ -195,11 +213,14 @@ class RefereeServicer:
                         return
             except (asyncio.CancelledError, grpc.RpcError):
                 pass
-            except Exception as exc:  # noqa: BLE001 - bytes that are no PlayRequest (DecodeError)
-                # The messages before it are still handled and answered; then the stream ends.
-                log.info("undecodable message", session=session.id, bot=name, error=type(exc).__name__)
-                if session.end_status is None:
+            except DecodeError:  # bytes that are no PlayRequest
+                # In order: the messages before them are handled and answered, then the session
+                # ends with INVALID_ARGUMENT (unless one of them ended it already).
+                log.info("undecodable message", session=session.id, bot=name)
+                if not session.inbox.push(UNDECODABLE) and session.end_status is None:
                     session.end_status = (grpc.StatusCode.INVALID_ARGUMENT, "a message that is not a PlayRequest")
+            except Exception as exc:  # noqa: BLE001 - e.g. the stream aborted under the reader
+                log.info("session input ended", session=session.id, bot=name, error=type(exc).__name__)
             finally:
                 session.inbox.close()
 
@@ -208,7 +229,7 @@ class RefereeServicer:
             while (data := await session.out.get()) is not None:
                 yield data
             if session.end_status is not None:
-                log.info("session refused", session=session.id, bot=name, status=session.end_status[0].name,
+                log.info("session ended", session=session.id, bot=name, status=session.end_status[0].name,
                          details=session.end_status[1])
                 await context.abort(*session.end_status)
         finally:

@@ -280,7 +280,7 @@ class Chaos:
             self.summary["sent"]["reconnect"] += 1
             stream = newer
         burst = [self.open(hello=False) for _ in range(8)]
-        time.sleep(0.5)
+        time.sleep(1.5)  # a stream refused before its first message is ended within 1 s
         refused = [s for s in burst if s.ended.is_set() and s.status == grpc.StatusCode.RESOURCE_EXHAUSTED]
         self.summary["refused"] += len(refused)
         for s in burst:
@@ -291,7 +291,7 @@ class Chaos:
     def _open_many(self) -> Stream:
         """``count`` streams with one token at once: those past the server's limit are refused."""
         streams = [self.open(hello=False) for _ in range(self.count)]
-        time.sleep(0.5)
+        time.sleep(1.5)  # a stream refused before its first message is ended within 1 s
         refused = [s for s in streams if s.ended.is_set() and s.status == grpc.StatusCode.RESOURCE_EXHAUSTED]
         self.summary["refused"] = len(refused)
         alive = [s for s in streams if not s.ended.is_set()]

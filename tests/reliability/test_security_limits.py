@@ -115,7 +115,7 @@ def test_sessions_per_token_are_limited_and_reconnecting_still_works(tmp_path):
 def _try_open(address: str, token: str) -> bool:
     """Whether a new stream (no hello: it must not supersede anyone) is let in."""
     client = RawClient(address, token, hello=False)
-    refused = _ended(client, 0.3)
+    refused = _ended(client, 1.5)  # a refused stream that sends nothing is ended within 1 s
     client.close()
     return not refused
 
@@ -125,7 +125,7 @@ def test_no_session_limit_when_zero(tmp_path):
     try:
         token = srv.tokens.add("alice")
         clients = [RawClient(srv.address, token, hello=False) for _ in range(10)]
-        time.sleep(0.3)
+        time.sleep(1.5)  # (a refused stream that sends nothing is ended within 1 s)
         assert all(c.status is None for c in clients)
         for c in clients:
             c.close()
@@ -405,3 +405,35 @@ def test_a_client_that_never_reads_is_ended_not_buffered_forever(tmp_path):
         report("not_reading", answers_buffered_before_the_cut=read, details=info.value.details())
     finally:
         srv.stop()
+
+
+# -- a flood of answers while the seat is not asked -----------------------------------------------
+
+
+def test_a_flood_of_answers_while_the_opponent_thinks_ends_only_that_session(server):
+    """Regression: answers queue for a seat until its match asks it. Before the per-seat limit, the
+    65th queued answer raised inside the referee and stopped it for everyone (every later call
+    failed with trio.RunFinishedError). Now that one session ends with RESOURCE_EXHAUSTED."""
+    alice = RawClient(server.address, server.tokens.add("alice"))
+    bob = RawClient(server.address, server.tokens.add("bob"))  # never answers: alice's seat is not asked
+    alice.next("welcome"), bob.next("welcome")
+    server.start_match(["remote:alice", "remote:bob"], seed=3, fault_policy=pb.FAULT_POLICY_RANDOM,
+                       time_control=pb.TimeControl(max_per_decision_ms=5_000))
+    last = None
+    while True:  # answer alice's decisions until it is bob's turn
+        try:
+            msg = alice.inbox.get(timeout=1.0)
+        except queue.Empty:
+            break
+        if msg.WhichOneof("body") == "decision":
+            last = msg.decision
+            alice.choose(last, 0)
+    assert last is not None
+    for _ in range(100):
+        alice.choose(last, 0, decision_id=1)
+    while alice.next() is not None:
+        pass
+    assert alice.status.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "answers waiting for one seat" in alice.status.details()
+    assert server.start_match(["random", "random"], wait=True).summary.status == pb.MATCH_STATUS_FINISHED
+    alice.close(), bob.close()

@@ -65,7 +65,10 @@ def _fuzz_run(tmp_path, total: int, seed: int = 1) -> None:
         driver.start()
         # Seated fuzzers: real seats in matches (random policy: their junk is counted, the match
         # goes on), and the healthy matches' ids as foreign ids to answer for.
-        tc = pb.TimeControl(max_per_decision_ms=300)  # they leave one decision in ten unanswered
+        # They leave one decision in ten unanswered, so their matches get a clock: 1 s, not
+        # tighter, because the in-process opponent's clock includes waiting for the GIL, and a
+        # server saturated by the fuzz once made it miss 300 ms.
+        tc = pb.TimeControl(max_per_decision_ms=1000)
         seated_ids = []
         for i in range(len(seated_tokens)):  # 5 matches at once per seated session; seat3 plays TS
             game = {"game": "twilight-struggle", "options": {"end_turn": "2"}} if i == 3 else {}
