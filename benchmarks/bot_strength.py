@@ -127,7 +127,7 @@ def report(r: dict) -> str:
     lines = [
         f"{r['a']} vs {r['b']}: {r['games']} games",
         f"  W/D/L {w}/{d}/{l}   score {100 * score:.1f}%   Elo {elo}",
-        f"  endings: " + ", ".join(f"{k} {v}" for k, v in r["endings"].most_common()),
+        "  endings: " + ", ".join(f"{k} {v}" for k, v in r["endings"].most_common()),
         f"  wall {r['elapsed']:.0f} s; think per decision: {r['a']} {per['a']:.1f} ms, {r['b']} {per['b']:.1f} ms",
     ]
     for k, (searches, iterations, seconds) in sorted(r["search"].items()):

