@@ -10,8 +10,11 @@ coordinator keeps one worker per core busy; CPU-bound matches then use every cor
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
+import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -61,8 +64,38 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
     return result_of_game(spec, roles, outcome, faults)
 
 
+def die_with_parent() -> None:
+    """End this worker as soon as its coordinator is gone (SIGKILLed, crashed).
+
+    A worker left behind would finish its match and write its record while the resumed
+    coordinator replays the same match in a new worker: two writers of one record file, and a
+    core burnt for nothing. On Linux the kernel sends SIGKILL on the parent's death
+    (``PR_SET_PDEATHSIG``; the pool starts workers from the coordinator's main thread, whose end
+    is the process's end); everywhere, a watcher thread checks the parent every 0.2 s.
+    """
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watcher does it
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    if os.getppid() != parent:  # pragma: no cover - the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main() -> int:
     from ..server.plugins import load_registry
+
+    die_with_parent()
 
     # Ctrl-C reaches the whole process group: the coordinator decides when workers stop (it
     # closes their stdin), so that a match in progress is never half-written by a worker.

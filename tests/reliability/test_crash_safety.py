@@ -2,8 +2,8 @@
 
 * Tournament: a ``standoff tournament`` process is killed at 25 random points (20 at different
   numbers of results written, 5 during start-up or resume; half of them kill the whole process
-  group like a machine crash, half only the coordinator), checked after every kill, then run to
-  completion. No completed match is lost or counted twice, every result has a complete record
+  group like a machine crash, half only the coordinator: its workers must die with it), checked
+  after every kill, then run to completion. No completed match is lost or counted twice, every result has a complete record
   whose outcome line matches it, and results, Elo log and ratings are byte-identical to an
   uninterrupted run's.
 * Server: ``standoff serve`` is killed while matches (in-process and remote SDK bots) are being
@@ -64,6 +64,29 @@ def count_lines(path: Path) -> int:
         return path.read_bytes().count(b"\n")
     except FileNotFoundError:
         return 0
+
+
+def session_processes(sid: int) -> list[int]:
+    """Live processes of session ``sid`` (Linux /proc; zombies count as gone)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, session
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            pids.append(int(entry.name))
+    return pids
+
+
+def wait_gone(sid: int, seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while (left := session_processes(sid)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return left
 
 
 def check_run_folder(run: Path, game) -> int:
@@ -137,6 +160,10 @@ def _tournament_kills(tmp_path: Path, *, kills: int, matches: int, seed: int) ->
                 process.send_signal(signal.SIGKILL)  # the coordinator only; workers see EOF
         process.wait(30)
         kill_times.append(time.monotonic() - spawned)
+        if sys.platform.startswith("linux"):
+            # Workers die with their coordinator: none is left to write a record the resumed run
+            # writes too (the session holds the coordinator and its workers, nothing else).
+            assert not wait_gone(process.pid, 5.0), "a worker outlived its coordinator"
         written = check_run_folder(run, game)
         points.append({"how": how, "at": round(value, 3), "group": group, "results": written})
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
@@ -265,3 +292,36 @@ def _check_records(data: Path, srv: ServeProcess, listed: dict, games: dict, ver
                 srv.call("GetMatchRecord", pb.GetMatchRecordRequest(match_id=path.stem), pb.GetMatchRecordResponse)
             assert info.value.code() == grpc.StatusCode.NOT_FOUND
     return partial
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_their_coordinator(tmp_path):
+    """SIGKILL only the coordinator while its worker is stuck in a long decision (the ``hanger``
+    test bot sleeps for an hour under a 10-minute clock): the worker must not live on."""
+    config = tmp_path / "orphans.toml"
+    config.write_text(
+        f'name = "orphans"\ngame = "schotten-totten"\noutput_dir = "{tmp_path / "runs"}"\n'
+        'entrants = ["hanger", "random"]\ngames_per_pairing = 2\nworkers = 1\n'
+        "[time_control]\nmax_per_decision_ms = 600000\n"
+    )
+    env = {**os.environ, "STANDOFF_PLUGINS": "fakebots",
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "tournaments"), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "tournament", str(config)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(session_processes(process.pid)) < 2 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        time.sleep(1.0)  # the worker is inside the hanger's decision by now
+        assert process.poll() is None, process.stderr.read().decode()
+        workers = [pid for pid in session_processes(process.pid) if pid != process.pid]
+        assert workers, "no worker process started"
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        assert not wait_gone(process.pid, 3.0), "a worker outlived its coordinator"
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.stderr.close()
