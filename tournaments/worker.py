@@ -69,26 +69,18 @@ def die_with_parent() -> None:
 
     A worker left behind would finish its match and write its record while the resumed
     coordinator replays the same match in a new worker: two writers of one record file, and a
-    core burnt for nothing. On Linux the kernel sends SIGKILL on the parent's death
-    (``PR_SET_PDEATHSIG``; the pool starts workers from the coordinator's main thread, whose end
-    is the process's end); everywhere, a watcher thread checks the parent every 0.2 s.
+    core burnt for nothing. A watcher thread checks every 0.2 s whether the parent changed.
+    Not ``PR_SET_PDEATHSIG``: it fires when the parent *thread* that forked us ends, and trio
+    starts processes from its thread cache, whose threads end after 10 s idle; the worker would be
+    killed in the middle of a long tournament.
     """
     parent = os.getppid()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
-        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watcher does it
-            pass
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.2)
         os._exit(1)
 
-    if os.getppid() != parent:  # pragma: no cover - the parent died before prctl took effect
-        os._exit(1)
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 

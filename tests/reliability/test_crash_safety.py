@@ -325,3 +325,27 @@ def test_workers_die_with_their_coordinator(tmp_path):
         except ProcessLookupError:
             pass
         process.stderr.close()
+
+
+def test_a_worker_outlives_the_thread_that_started_it():
+    """Regression: workers once used PR_SET_PDEATHSIG, which fires when the *thread* that forked
+    them ends; trio starts processes from cached threads that end after 10 s idle, so workers
+    were killed in the middle of long tournaments. Only the parent process's death counts."""
+    box = []
+
+    def start() -> None:
+        box.append(subprocess.Popen([sys.executable, "-m", "standoff.tournaments.worker"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+        time.sleep(2.0)  # the thread lives until the worker is up and waiting for jobs
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    starter.join()
+    worker = box[0]
+    try:
+        time.sleep(1.0)  # the thread is gone: PDEATHSIG would have fired at once
+        assert worker.poll() is None, "the worker died with the thread that started it"
+    finally:
+        worker.stdin.close()  # EOF: the worker's normal end
+        assert worker.wait(10) == 0
+        worker.stdout.close()
