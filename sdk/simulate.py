@@ -2,7 +2,8 @@
 
 A bot sees only its *view* (see :mod:`standoff.sdk.views`). To search, it needs full states of
 the real rules engine that agree with everything its role knows and re-deal what it cannot see.
-This module builds them for Schotten Totten / Battle Line (every ruleset):
+This module builds them for both games: Schotten Totten / Battle Line (every ruleset) and Twilight
+Struggle (:mod:`standoff.sdk.simulate_ts`, chosen by the game's name; the same API):
 
     from standoff.sdk.simulate import Belief, rollout, sample_state
 
@@ -10,6 +11,10 @@ This module builds them for Schotten Totten / Battle Line (every ruleset):
     state = belief.sample(rng)                             # as many times as you like (cheap)
     game.apply(state, option)                              # the real engine
     outcome = rollout(game, state, rng=rng)                # play it out (random policy)
+
+What follows describes Schotten Totten; Twilight Struggle works the same way (replay of
+the history, hidden cards filled in and exchanged, the view checked, a uniform re-deal): its
+module's documentation lists what it infers and what a sample keeps.
 
 How a view becomes a state
 --------------------------
@@ -74,6 +79,7 @@ __all__ = [
 Policy = Callable[[Any, Any, Any, random.Random], int]
 
 _DECK_KEYS = {"deck:troops": 0, "deck:tactics": 1}
+_GAMES = ("schotten-totten", "twilight-struggle")
 
 
 class SimulationError(ValueError):
@@ -94,8 +100,14 @@ def infer_rules(game: Any, view: Any, options: Mapping[str, str] | None = None) 
     ``first`` inferred from the view when absent, the ruleset's defaults for the rest
     (``claim_timing`` is settled by :class:`Belief` when not given)."""
     view = as_dict(view)
+    if game.name == "twilight-struggle":
+        from . import simulate_ts
+
+        return simulate_ts.infer_rules(game, view, options)
     if game.name != "schotten-totten":
-        raise SimulationError(f"no forward model for game {game.name!r} (only schotten-totten)")
+        raise SimulationError(
+            f"no forward model for game {game.name!r} (only schotten-totten and twilight-struggle)"
+        )
     ruleset = view.get("ruleset") or "battle_line"
     opts = dict(options or {})
     history = view.get("history") or []
@@ -354,6 +366,8 @@ class Belief:
     difference.
 
     ``state`` is the replayed state (its hidden cards are fillers: use :meth:`sample`).
+    Twilight Struggle views go to :class:`standoff.sdk.simulate_ts.TSBelief` (same attributes
+    and methods; its replay also checks every decision's log entries as it goes).
     """
 
     def __init__(
@@ -366,7 +380,7 @@ class Belief:
         check: bool = True,
     ) -> None:
         view = as_dict(view)
-        if view.get("game", game.name) != game.name or game.name != "schotten-totten":
+        if view.get("game", game.name) != game.name or game.name not in _GAMES:
             raise SimulationError(f"no forward model for game {view.get('game', game.name)!r}")
         if view.get("history_from", 0):
             raise SimulationError(
@@ -376,6 +390,15 @@ class Belief:
         self.game = game
         self.role: str = view["role"]
         self.view = view
+        self._ts = None
+        if game.name == "twilight-struggle":
+            from .simulate_ts import TSBelief
+
+            self._ts = TSBelief(game, view, options, rules, check)
+            self.rules = self._ts.rules
+            self.state = self._ts.state
+            self.me = self._ts.me
+            return
         history = [tuple(entry) for entry in view.get("history") or ()]
         if rules is not None:
             candidates = [rules]
@@ -418,6 +441,10 @@ class Belief:
 
     def sample(self, rng: random.Random) -> Any:
         """A new full state: this role's knowledge kept, every hidden card re-dealt uniformly."""
+        if self._ts is not None:
+            state = self._ts.sample(rng)
+            self.game.decision(state)
+            return state
         state = redeal(self.state, self.me, rng)
         self.game.decision(state)  # settle the pending decision (cached in the state)
         return state
