@@ -8,6 +8,7 @@ from .ismcts import IsmctsBot
 from .probability import ProbabilityBot
 from .random_bot import RandomBot
 from .ts_heuristic import TSHeuristicBot
+from .ts_search import TSSearchBot
 
 BUILTIN_BOTS: dict[str, type[Bot]] = {
     RandomBot.name: RandomBot,
@@ -15,6 +16,7 @@ BUILTIN_BOTS: dict[str, type[Bot]] = {
     ProbabilityBot.name: ProbabilityBot,
     IsmctsBot.name: IsmctsBot,
     TSHeuristicBot.name: TSHeuristicBot,
+    TSSearchBot.name: TSSearchBot,
 }
 
-__all__ = ["BUILTIN_BOTS", "GreedyBot", "IsmctsBot", "ProbabilityBot", "RandomBot", "TSHeuristicBot"]
+__all__ = ["BUILTIN_BOTS", "GreedyBot", "IsmctsBot", "ProbabilityBot", "RandomBot", "TSHeuristicBot", "TSSearchBot"]

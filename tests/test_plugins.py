@@ -283,7 +283,7 @@ def test_make_bot_returns_a_working_bot():
 
 def test_unknown_bot_lists_known_names():
     registry = load_registry(entry_points=False)
-    with pytest.raises(UnknownBot, match=r"unknown bot 'nope' \(known: greedy, ismcts, probability, random, ts-heuristic\)") as info:
+    with pytest.raises(UnknownBot, match=r"unknown bot 'nope' \(known: greedy, ismcts, probability, random, ts-heuristic, ts-search\)") as info:
         registry.make_bot("nope", 1)
     assert isinstance(info.value, LookupError) and isinstance(info.value, PluginError)
 

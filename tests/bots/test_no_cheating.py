@@ -29,7 +29,7 @@ CASES = [
     if not cls.games or game in cls.games
 ]
 #: small budgets for the search bots: the property does not depend on the budget
-ARGS = {"ismcts": {"iterations": 30}}
+ARGS = {"ismcts": {"iterations": 30}, "ts-search": {"iterations": 4}}
 
 
 def wire(game, decision, view):
