@@ -133,6 +133,26 @@ def test_no_session_limit_when_zero(tmp_path):
         srv.stop()
 
 
+def test_the_sdk_stops_on_resource_exhausted_without_retrying(tmp_path, caplog):
+    """A session refused by a limit is final for the SDK: run() raises SessionError with the
+    status at once instead of reconnecting in a loop (that would only hit the limit again)."""
+    from standoff.bots.random_bot import RandomBot
+    from standoff.sdk.client import SessionError, run
+
+    srv = LimitedServer(tmp_path, limits=Limits(max_sessions_per_bot=1)).start()
+    try:
+        token = srv.tokens.add("alice")
+        holder = RawClient(srv.address, token, hello=False)  # alice's one allowed stream
+        with caplog.at_level("WARNING", logger="standoff.sdk"), pytest.raises(SessionError) as refused:
+            run(RandomBot(1), srv.address, token, matches=1)
+        assert refused.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "open sessions" in str(refused.value)
+        assert not [r for r in caplog.records if "reconnecting" in r.getMessage()]
+        holder.close()
+    finally:
+        srv.stop()
+
+
 # -- rate limit ------------------------------------------------------------------------------------
 
 
