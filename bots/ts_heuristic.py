@@ -167,73 +167,9 @@ def _side_score(r: int, t: int, b: int, bon: int, ot: int, ob: int) -> float:
 # --- reading the view ----------------------------------------------------------------------------
 
 
-class _History:
-    """A wire view's history as ``[number, role, step, key]`` lists, converted on access (the bot
-    mostly reads the last few entries; converting thousands each decision would dominate)."""
-
-    __slots__ = ("_h",)
-
-    def __init__(self, entries: Any) -> None:
-        self._h = entries
-
-    def __len__(self) -> int:
-        return len(self._h)
-
-    def __bool__(self) -> bool:
-        return len(self._h) > 0
-
-    @staticmethod
-    def _row(e: Any) -> list:
-        return [e.number, e.role, e.step, e.key]
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self._row(self._h[j]) for j in range(*i.indices(len(self._h)))]
-        return self._row(self._h[i])
-
-    def __iter__(self):
-        for e in self._h:
-            yield self._row(e)
-
-    def __reversed__(self):
-        h = self._h
-        for i in range(len(h) - 1, -1, -1):
-            yield self._row(h[i])
-
-
 def read_view(view: Any) -> dict[str, Any]:
-    """The engine-style dict of a view, as :func:`standoff.sdk.views.as_dict` builds it, except
-    that a wire view's history is converted lazily."""
-    if isinstance(view, dict):
-        return view
-    if type(view).__name__ != "TwilightStruggleView":
-        return as_dict(view)
-    return {
-        "game": "twilight-struggle",
-        "role": view.role,
-        "turn": view.turn,
-        "action_round": view.action_round,
-        "phasing": view.phasing,
-        "step": view.step or None,
-        "vp": view.vp,
-        "defcon": view.defcon,
-        "military_ops": dict(view.military_ops),
-        "space": dict(view.space),
-        "hand": list(view.hand),
-        "opponent_hand_size": view.opponent_hand_size,
-        "opponent_hand": list(view.opponent_hand),
-        "china_card": {"holder": view.china_card.holder or None, "face_up": view.china_card.face_up},
-        "headline": dict(view.headline),
-        "influence": {c: {"us": i.us, "ussr": i.ussr} for c, i in view.influence.items()},
-        "deck_size": view.deck_size,
-        "discard": list(view.discard),
-        "removed": list(view.removed),
-        "effects": list(view.effects),
-        "events_played": list(view.events_played),
-        "chinese_civil_war": view.chinese_civil_war,
-        "history_from": view.history_from,
-        "history": _History(view.history),
-    }
+    """The engine-style dict of a view, its history converted lazily (:func:`as_dict`)."""
+    return as_dict(view, lazy_history=True)
 
 
 # --- the evaluation ------------------------------------------------------------------------------
