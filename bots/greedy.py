@@ -117,6 +117,8 @@ class _Position:
         self.opps: list[str] = [r for r in roles if r != role]
         self.hand: list[int] = [C.card_from_name(n) for n in view.get("hand", ())]
         self.hand_troops: tuple[int, ...] = tuple(c for c in self.hand if c < 60)
+        #: tactics cards played so far per role (the count rule)
+        self.tactics_played: dict[str, int] = view.get("tactics_played") or {}
         self.mine: list[tuple[int, ...]] = []
         #: theirs[f]: one side per opponent (in ``opps`` order)
         self.theirs: list[tuple[tuple[int, ...], ...]] = []
@@ -473,9 +475,9 @@ class GreedyBot(Bot):
         if step == "claim":
             flags = [i for i, k in enumerate(keys) if k.startswith("flag:")]
             return flags[0] if flags else 0
-        pos = _Position(view, decision.role, self)
         if step in ("draw", "scout_draw"):
-            return self._draw(pos, keys)
+            return self._draw(_Position(view, decision.role, self), keys)
+        pos = self._position(view, decision.role)
         if step == "play":
             return self._play(pos, keys)
         handler = getattr(self, "_step_" + step, None)
@@ -484,6 +486,10 @@ class GreedyBot(Bot):
         plan = self._plan
         self._plan = {}
         return handler(pos, keys, plan)
+
+    def _position(self, view: dict[str, Any], role: str) -> _Position:
+        """The position the play and target steps judge (subclasses weigh it differently)."""
+        return _Position(view, role, self)
 
     # -- draw ----------------------------------------------------------------------------------
 

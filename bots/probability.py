@@ -233,31 +233,15 @@ class ProbabilityBot(GreedyBot):
     HORIZON = 4
     #: 0: greedy's values; 1: values fully weighed by the flags' worth
     BLEND = 0.5
-    #: when to draw tactics cards (see ``_draw_odds``)
+    #: when to draw tactics cards (see ``_draw``)
     DRAW_TACTICS = "never"
     #: tactics cards we may hold beyond what the count rule lets us play now ("playable")
     TACTICS_SLACK = 0
 
-    def _choose(self, decision: Any, view: Any) -> int | None:
-        step = decision.step
-        options = decision.options
-        keys = [o.key for o in options]
-        if step == "claim":
-            flags = [i for i, k in enumerate(keys) if k.startswith("flag:")]
-            return flags[0] if flags else 0
-        if step in ("draw", "scout_draw"):
-            return self._draw_odds(_Position(view, decision.role, self), view, keys)
-        pos = _WeightedPosition(view, decision.role, self)
-        if step == "play":
-            return self._play(pos, keys)
-        handler = getattr(self, "_step_" + step, None)
-        if handler is None:
-            return self.rng.randrange(len(options))
-        plan = self._plan
-        self._plan = {}
-        return handler(pos, keys, plan)
+    def _position(self, view: dict[str, Any], role: str) -> _Position:
+        return _WeightedPosition(view, role, self)
 
-    def _draw_odds(self, pos: _Position, view: dict[str, Any], keys: list[str]) -> int:
+    def _draw(self, pos: _Position, keys: list[str]) -> int:
         """``DRAW_TACTICS``: ``"never"`` (the default): troops while the troop deck lasts.
         ``"playable"``: a tactics card only if the count rule would let us play it (we may play
         one only while we have played no more than the opponent: ``opponent's count - ours +
@@ -266,10 +250,10 @@ class ProbabilityBot(GreedyBot):
         if "deck:tactics" in keys and "deck:troops" in keys and self.DRAW_TACTICS != "greedy":
             if self.DRAW_TACTICS == "never":
                 return keys.index("deck:troops")
-            played = view.get("tactics_played") or {}
+            played = pos.tactics_played
             mine = played.get(pos.role, 0)
             theirs = max((played.get(o, 0) for o in pos.opps), default=0)
             in_hand = len(pos.hand) - len(pos.hand_troops)
             if in_hand >= theirs - mine + self.TACTICS_SLACK:
                 return keys.index("deck:troops")
-        return self._draw(pos, keys)
+        return super()._draw(pos, keys)
