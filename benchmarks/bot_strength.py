@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from standoff.bots import BUILTIN_BOTS
+from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
 from standoff.tournaments.ratings import trinomial_elo
@@ -148,12 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--option {item!r}: expected k=v")
-        options[key.strip()] = value.strip()
+    try:
+        options = parse_options(args.option)
+    except UsageError as exc:
+        parser.error(str(exc))
     pairs = args.pair or ["greedy,random"]
     label = args.ruleset + "".join(f" {k}={v}" for k, v in sorted(options.items()))
     print(f"# {label}; seed {args.seed}; {args.jobs} job(s); {os.cpu_count()} CPUs; "

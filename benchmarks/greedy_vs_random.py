@@ -16,6 +16,7 @@ from collections import Counter
 
 from standoff.bots.greedy import GreedyBot
 from standoff.bots.random_bot import RandomBot
+from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
 
@@ -38,12 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="rules option")
     parser.add_argument("--seed", type=int, default=0, help="base seed (0)")
     args = parser.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--option {item!r}: expected k=v")
-        options[key.strip()] = value.strip()
+    try:
+        options = parse_options(args.option)
+    except UsageError as exc:
+        parser.error(str(exc))
 
     game = get_game("schotten-totten")
     rules = game.rules(args.ruleset, options)

@@ -21,6 +21,7 @@ from collections import Counter
 
 from standoff.bots.random_bot import RandomBot
 from standoff.bots.ts_heuristic import TSHeuristicBot
+from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
 
@@ -46,12 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirror", type=int, default=0, metavar="M", help="also M heuristic-vs-heuristic games")
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="rules option")
     args = parser.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--option {item!r}: expected k=v")
-        options[key.strip()] = value.strip()
+    try:
+        options = parse_options(args.option)
+    except UsageError as exc:
+        parser.error(str(exc))
     game = get_game("twilight-struggle")
     rules = game.rules(None, options)
     label = "".join(f" {k}={v}" for k, v in sorted(options.items()))

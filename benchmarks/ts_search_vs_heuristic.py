@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from standoff.bots.ts_heuristic import TSHeuristicBot
 from standoff.bots.ts_search import TSSearchBot
+from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
 from standoff.tournaments.ratings import trinomial_elo
@@ -55,12 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="rules option")
     args = parser.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--option {item!r}: expected k=v")
-        options[key.strip()] = value.strip()
+    try:
+        options = parse_options(args.option)
+    except UsageError as exc:
+        parser.error(str(exc))
     iterations = args.iterations if args.iterations is not None else TSSearchBot(0).iterations
     label = "".join(f" {k}={v}" for k, v in sorted(options.items()))
     print(f"# ts-search (iterations={iterations}) vs ts-heuristic{label}; seed {args.seed}; {args.jobs} job(s); "

@@ -29,7 +29,8 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
-def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``--option KEY=VALUE`` arguments as a dict; :class:`UsageError` names a malformed one."""
     options: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -69,7 +70,7 @@ def _game(registry, name: str):
 def cmd_play(args: argparse.Namespace) -> int:
     registry = _registry()
     game = _game(registry, args.game)
-    rules = game.rules(args.ruleset, _parse_options(args.option))
+    rules = game.rules(args.ruleset, parse_options(args.option))
     roles = rules.roles
     if len(args.bot) != len(roles):
         raise UsageError(
@@ -212,7 +213,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     request = pb.StartMatchRequest(
-        game=args.game, ruleset=args.ruleset or "", options=_parse_options(args.option), bots=args.bot,
+        game=args.game, ruleset=args.ruleset or "", options=parse_options(args.option), bots=args.bot,
         seed=args.seed or 0, fault_policy=policy, retries=args.retries, wait=True,
         connect_timeout_ms=int(args.connect_timeout * 1000),
     )
