@@ -20,9 +20,11 @@ from standoff.v1 import referee_pb2 as pb
 
 class ServerThread:
     def __init__(
-        self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0
+        self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0,
+        limits=None,
     ) -> None:
         self.port = port
+        self.limits = limits  # standoff.server.rpc.Limits (None: the server's defaults)
         self.data_dir = data_dir
         self.tokens = TokenRegistry(data_dir / "tokens.json")
         self.admin = self.tokens.add("admin", admin=True)  # (replaces an earlier admin token)
@@ -41,7 +43,7 @@ class ServerThread:
             self._stop = asyncio.Event()
             running = await start_server(
                 f"127.0.0.1:{self.port}", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
-                grace_s=self.grace_s, inbox_limit=self.inbox_limit,
+                grace_s=self.grace_s, inbox_limit=self.inbox_limit, limits=self.limits,
             )
             self.running = running
             self.address = running.address

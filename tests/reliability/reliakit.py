@@ -9,7 +9,6 @@ Figures: every test that measures something calls :func:`report`, which prints o
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import os
@@ -24,7 +23,7 @@ from typing import Any
 import grpc
 from serverkit import ServerThread
 
-from standoff.server.rpc import Limits, start_server
+from standoff.server.rpc import Limits
 from standoff.v1 import referee_pb2 as pb
 
 #: Long versions (STANDOFF_LONG=1); CI runs the bounded defaults.
@@ -59,31 +58,10 @@ def free_port() -> int:
 
 
 class LimitedServer(ServerThread):
-    """:class:`serverkit.ServerThread` with per-token limits (and any other start_server option)."""
+    """:class:`serverkit.ServerThread` with per-token limits (``Limits()``, the defaults, if none)."""
 
     def __init__(self, data_dir: Path, *, limits: Limits | None = None, **kwargs: Any) -> None:
-        super().__init__(data_dir, **kwargs)
-        self.limits = limits or Limits()
-
-    def _main(self) -> None:
-        async def main() -> None:
-            self.loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            running = await start_server(
-                f"127.0.0.1:{self.port}", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
-                grace_s=self.grace_s, inbox_limit=self.inbox_limit, limits=self.limits,
-            )
-            self.running = running
-            self.address = running.address
-            self._ready.set()
-            await self._stop.wait()
-            await running.stop(grace=0.5)
-
-        try:
-            asyncio.run(main())
-        except BaseException as exc:  # noqa: BLE001
-            self.error = exc
-            self._ready.set()
+        super().__init__(data_dir, limits=limits or Limits(), **kwargs)
 
 
 class CapturedLogs:
