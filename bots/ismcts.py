@@ -23,6 +23,7 @@ try:  # the engine's mask-based solver (twice as fast as best_completion's list 
     from ..server.games.schotten_totten.formations import _best as _best_mask
 except ImportError:  # pragma: no cover - the engine renamed it: use the public interface
     _best_mask = None
+from .greedy import _logistic, _score
 from .probability import ProbabilityBot, game_value
 
 ENV_ITERATIONS = "STANDOFF_ISMCTS_ITERATIONS"
@@ -350,18 +351,6 @@ class IsmctsBot(Bot):
         if found is None:
             found = self._memo[key] = game_value(self._model.flags(state, me_index))
         return found
-
-
-def _logistic(x: float) -> float:
-    if x > 60:
-        return 1.0
-    if x < -60:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
-
-
-def _score(value: tuple[int, int], size: int) -> float:
-    return value[0] * 10 + value[1] / size
 
 
 def _strongest(side: tuple[int, ...], size: int, fog: bool) -> tuple[int, ...]:
