@@ -43,7 +43,7 @@ from typing import Any
 from ..sdk.bot import Bot
 from ..sdk.simulate import Belief
 from ..sdk.types import MatchInfo
-from ..server.core.game import CHANCE
+from ..server.core.game import CHANCE, sample_chance
 from ..server.games import get_game
 from .ts_heuristic import CARD_NUM, SCORING_CARDS, SIDE, WIN, Ctx, TSHeuristicBot, read_view
 
@@ -241,11 +241,7 @@ class TSSearchBot(Bot):
                 return WIN * (2.0 * game.outcome(state).scores[me_index] - 1.0)
             options = d.options
             if d.role == CHANCE:
-                if d.weights is None:
-                    i = chance.randrange(len(options))
-                else:
-                    i = chance.choices(range(len(options)), weights=d.weights)[0]
-                game.apply(state, options[i])
+                game.apply(state, options[sample_chance(chance, d)])
                 continue
             step = d.step
             if step in ("action_round", "headline"):

@@ -59,7 +59,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..server.core.game import CHANCE, Option, Outcome
+from ..server.core.game import CHANCE, Option, Outcome, sample_chance
 from ..server.games.schotten_totten import cards as C
 from ..server.games.schotten_totten.determinize import redeal
 from .views import as_dict
@@ -518,10 +518,7 @@ def rollout(
         count += 1
         options = decision.options
         if decision.role == CHANCE:
-            if decision.weights is None:
-                index = rng.randrange(len(options))
-            else:
-                index = rng.choices(range(len(options)), weights=decision.weights)[0]
+            index = sample_chance(rng, decision)
         else:
             index = policy(game, state, decision, rng)
         apply(state, options[index])

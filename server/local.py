@@ -24,7 +24,7 @@ from standoff.v1 import referee_pb2 as pb
 from ..sdk.types import Decision as BotDecision
 from ..sdk.types import Option as BotOption
 from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
-from .core.game import CHANCE, Decision, Game, Outcome
+from .core.game import CHANCE, Decision, Game, Outcome, sample_chance
 from .core.record import Record, make_header, move_line, outcome_line
 from .core.seeds import derive_seed
 from .faults import (
@@ -57,13 +57,6 @@ def chance_rng(seed: int) -> random.Random:
 def bot_seed(seed: int, role: str) -> int:
     """The seed handed to the bot in ``role`` of match ``seed``."""
     return derive_seed(seed, "bot", role)
-
-
-def sample_chance(rng: random.Random, decision: Decision) -> int:
-    """Pick a chance option: uniform, or by the decision's weights."""
-    if decision.weights is None:
-        return rng.randrange(len(decision.options))
-    return rng.choices(range(len(decision.options)), weights=decision.weights)[0]
 
 
 class BadChoice(RuntimeError):

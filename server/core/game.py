@@ -63,6 +63,14 @@ class Decision(NamedTuple):
         raise IllegalOption(f"{key!r} is not an option of step {self.step!r} for {self.role!r}")
 
 
+def sample_chance(rng: Any, decision: Decision) -> int:
+    """Pick a chance option with ``rng`` (a ``random.Random``): uniform, or by the decision's
+    weights. The one sampling rule of matches, replays and bots' rollouts alike."""
+    if decision.weights is None:
+        return rng.randrange(len(decision.options))
+    return rng.choices(range(len(decision.options)), weights=decision.weights)[0]
+
+
 _tuple_new = tuple.__new__
 
 
