@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import botkit
 
 from standoff.bots import BUILTIN_BOTS
 from standoff.bots import ismcts as ismcts_module
@@ -14,12 +15,9 @@ from standoff.bots.greedy import GreedyBot
 from standoff.bots.ismcts import ENV_ITERATIONS, ENV_SECONDS, IsmctsBot
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.simulate import Belief
-from standoff.sdk.types import decode_decision
 from standoff.server.core.game import CHANCE
 from standoff.server.games import get_game
 from standoff.server.local import chance_rng, play_match, sample_chance
-from standoff.server.wire import decision_message, encode_view, serialize
-from standoff.v1 import referee_pb2 as pb
 
 GAME = get_game("schotten-totten")
 
@@ -34,8 +32,7 @@ def strict(monkeypatch):
 
 def wire(decision, view):
     """The decision and view as a bot receives them: encoded to bytes and decoded again."""
-    message = decision_message("m", 1, decision, encode_view(GAME.name, view), {})
-    return decode_decision(pb.PlayResponse.FromString(serialize(message)).decision)
+    return botkit.wire(GAME, decision, view)
 
 
 def random_position(seed: int, number: int):

@@ -12,14 +12,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from botkit import wire
 
 from standoff.bots import BUILTIN_BOTS
-from standoff.sdk.types import MatchInfo, decode_decision
+from standoff.sdk.types import MatchInfo
 from standoff.server.core.game import CHANCE
 from standoff.server.games import get_game
 from standoff.server.local import chance_rng, sample_chance
-from standoff.server.wire import decision_message, encode_view, serialize
-from standoff.v1 import referee_pb2 as pb
 
 GAMES = {"schotten-totten": {}, "twilight-struggle": {"end_turn": "4"}}
 CASES = [
@@ -30,11 +29,6 @@ CASES = [
 ]
 #: small budgets for the search bots: the property does not depend on the budget
 ARGS = {"ismcts": {"iterations": 30}, "ts-search": {"iterations": 4}}
-
-
-def wire(game, decision, view):
-    message = decision_message("m", 1, decision, encode_view(game.name, view), {})
-    return decode_decision(pb.PlayResponse.FromString(serialize(message)).decision)
 
 
 def positions(game, rules, seed: int, count: int):

@@ -9,18 +9,17 @@ import json
 import random
 
 import pytest
+from botkit import wire
 
 from standoff.sdk.simulate import Belief, SimulationError, infer_rules, rollout, sample_state
 from standoff.sdk.simulate_ts import candidate_rules
-from standoff.sdk.types import HistoryBook, decode_decision
+from standoff.sdk.types import HistoryBook
 from standoff.sdk.views import as_dict
 from standoff.server.core.game import CHANCE
 from standoff.server.games import get_game
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle.state import US, USSR
 from standoff.server.local import chance_rng, sample_chance
-from standoff.server.wire import decision_message, encode_view, serialize
-from standoff.v1 import referee_pb2 as pb
 
 GAME = get_game("twilight-struggle")
 ROLES = ("ussr", "us")
@@ -290,8 +289,7 @@ def test_typed_wire_views_and_inferred_rules():
         view = GAME.view(state, role, sent[role])  # incremental, as the referee sends it
         if view["history"]:
             sent[role] = view["history"][-1][0]
-        message = decision_message(f"m-{role}", 1, decision, encode_view(GAME.name, view), {})
-        bot_decision, typed = decode_decision(pb.PlayResponse.FromString(serialize(message)).decision)
+        bot_decision, typed = wire(GAME, decision, view, f"m-{role}")
         book.complete(bot_decision.match_id, typed)
         full = GAME.view(state, role)
         assert as_dict(typed) == full

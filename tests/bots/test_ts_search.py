@@ -8,18 +8,17 @@ from __future__ import annotations
 import random
 
 import pytest
+import botkit
 
 from standoff.bots import BUILTIN_BOTS
 from standoff.bots import ts_search as ts_search_module
 from standoff.bots.ts_heuristic import TSHeuristicBot
 from standoff.bots.ts_search import ENV_ITERATIONS, TSSearchBot
 from standoff.sdk.simulate import Belief
-from standoff.sdk.types import MatchInfo, decode_decision
+from standoff.sdk.types import MatchInfo
 from standoff.server.core.game import CHANCE
 from standoff.server.games import get_game
 from standoff.server.local import chance_rng, play_match, sample_chance
-from standoff.server.wire import decision_message, encode_view, serialize
-from standoff.v1 import referee_pb2 as pb
 
 GAME = get_game("twilight-struggle")
 OPTIONS = {"end_turn": "4"}
@@ -36,8 +35,7 @@ def strict(monkeypatch):
 
 def wire(decision, view):
     """The decision and view as a bot receives them: encoded to bytes and decoded again."""
-    message = decision_message("m", 1, decision, encode_view(GAME.name, view), {})
-    return decode_decision(pb.PlayResponse.FromString(serialize(message)).decision)
+    return botkit.wire(GAME, decision, view)
 
 
 def make(seed: int, role: str, **kwargs) -> TSSearchBot:
