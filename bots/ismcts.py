@@ -380,6 +380,16 @@ def _reach(cards: tuple[int, ...], size: int, mask: int, fog: bool) -> tuple[int
     return (found[0], found[1])
 
 
+def _troop_mask(hand) -> tuple[int, int]:
+    """The troops of a hand as a 60-bit set, and how many there are."""
+    mask = count = 0
+    for c in hand:
+        if c < 60:
+            mask |= 1 << c
+            count += 1
+    return mask, count
+
+
 class FlagModel:
     """Greedy's estimate of a role's chance at a flag (:mod:`standoff.bots.greedy`: the best
     formations each side can still reach from the troops not on the table, discounted per missing
@@ -447,12 +457,7 @@ class FlagModel:
         """Role ``me``'s chance at each of the 9 flags (1 or 0 when claimed)."""
         n = len(state.rules.roles)
         opp = 1 - me
-        hand_mask = 0
-        count = 0
-        for c in state.hands[me]:
-            if c < 60:
-                hand_mask |= 1 << c
-                count += 1
+        hand_mask, count = _troop_mask(state.hands[me])
         external = state.unseen_mask() & ~hand_mask
         sides, placed, claimed, fogs, muds = state.sides, state.placed, state.claimed, state.fog, state.mud
         out = []
@@ -479,12 +484,7 @@ class FlagModel:
         (ties: the lower card)."""
         n = len(state.rules.roles)
         opp = 1 - role
-        hand_mask = 0
-        count = 0
-        for c in state.hands[role]:
-            if c < 60:
-                hand_mask |= 1 << c
-                count += 1
+        hand_mask, count = _troop_mask(state.hands[role])
         external = state.unseen_mask() & ~hand_mask
         sides, claimed, fogs, muds = state.sides, state.claimed, state.fog, state.mud
         best, choice = -1e9, None
