@@ -103,9 +103,9 @@ def soak(matches: int, seconds: float, *, bot_procs: int = 4, max_ms: int = 1000
 
     data = Path(data_dir or tempfile.mkdtemp(prefix="standoff-soak-"))
     registry = TokenRegistry(data / "tokens.json")
-    admin = registry.add("admin", admin=True)
+    admin = registry.add("admin", admin=True, replace=True)  # --data-dir may be an earlier soak's
     names = [f"soak{i:04d}" for i in range(2 * matches)]
-    tokens = [registry.add(name) for name in names]
+    tokens = [registry.add(name, replace=True) for name in names]
     server_log = open(data / "serve.log", "w")  # noqa: SIM115
     server = subprocess.Popen(
         [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),

@@ -27,7 +27,7 @@ class ServerThread:
         self.limits = limits  # standoff.server.rpc.Limits (None: the server's defaults)
         self.data_dir = data_dir
         self.tokens = TokenRegistry(data_dir / "tokens.json")
-        self.admin = self.tokens.add("admin", admin=True)  # (replaces an earlier admin token)
+        self.admin = self.tokens.add("admin", admin=True, replace=True)  # (replaces an earlier admin token)
         self.grace_s = grace_s
         self.inbox_limit = inbox_limit
         self.registry = registry or load_registry(entry_points=False)
