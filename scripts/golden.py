@@ -22,10 +22,10 @@ CASES = [
     ("schotten-totten", "battle_line", {}, 3),
     ("schotten-totten", "classic", {}, 4),
     # Random Twilight Struggle games rarely last: seeds chosen to reach turn 10 (final scoring),
-    # turn 8 (Cuban Missile Crisis) and an early DEFCON end.
-    ("twilight-struggle", "deluxe", {}, 340),
-    ("twilight-struggle", "deluxe", {}, 50),
-    ("twilight-struggle", "deluxe", {}, 1),
+    # turn 7 (ended by the Cuban Missile Crisis) and a DEFCON end in turn 1.
+    ("twilight-struggle", "deluxe", {}, 395),
+    ("twilight-struggle", "deluxe", {}, 1002),
+    ("twilight-struggle", "deluxe", {}, 5),
 ]
 
 

@@ -12,6 +12,8 @@ from typing import Any
 from standoff.v1 import referee_pb2 as pb
 from standoff.v1 import views_pb2 as vpb
 
+from ..server.core.game import UNRATED_TERMINATIONS
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -70,6 +72,13 @@ class MatchResult:
     termination: str
     reason: str
     faults: dict[str, dict[str, int]] = field(default_factory=dict)  # role -> kind -> count
+    role: str = ""  # the seat this result was sent to (a session may hold several seats)
+
+    @property
+    def rated(self) -> bool:
+        """False for the terminations that are no result (``not_played``, ``error``,
+        ``shutdown``): scores are then all 0 and the match counts for nobody."""
+        return self.termination not in UNRATED_TERMINATIONS
 
 
 def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
@@ -151,4 +160,5 @@ def decode_match_ended(msg: pb.MatchEnded) -> MatchResult:
         termination=msg.termination,
         reason=msg.reason,
         faults=faults,
+        role=msg.role,
     )

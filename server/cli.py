@@ -14,11 +14,11 @@ from collections.abc import Sequence
 import os
 from pathlib import Path
 
-from .core.game import RulesError
+from .core.game import UNRATED_TERMINATIONS, RulesError
 from .core.record import ReplayError
 from .core.seeds import derive_seed
 from .games import GAMES
-from .local import BadChoice, bot_seed, play_match
+from .local import BadChoice, bot_seed, new_seed, play_match
 from .records import RecordWriter
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
@@ -77,7 +77,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"{game.name} ({rules.ruleset}) needs {len(roles)} bots, one per role "
             f"({', '.join(roles)}); got {len(args.bot)}"
         )
-    seed = args.seed if args.seed is not None else derive_seed("play", game.name)
+    seed = args.seed if args.seed is not None else new_seed()
     for name in args.bot:
         spec = registry.bots.get(name)
         if spec is not None and not spec.trusted and not args.trust:
@@ -102,6 +102,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     outcome = result.outcome
     matchup = " vs ".join(f"{role} {names[role]}" for role in roles)
     print(f"{game.name} ({rules.ruleset}) seed {seed}: {matchup}")
+    if outcome.termination == "error":
+        where = f"; record: {args.record}" if args.record else ""
+        print(f"standoff: error: no result, the match ended by an error at decision "
+              f"{result.record.footer.get('error_at')}: {outcome.reason}{where}", file=sys.stderr)
+        return 1
     if outcome.winner is None:
         print(f"draw by {outcome.termination}: {outcome.reason}")
     else:
@@ -126,6 +131,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from ..tournaments.html import ReportError, write_report
 
+    if (Path(args.run_dir) / "results.jsonl").is_file():
+        _verified(args.run_dir, args)
     try:
         index = write_report(args.run_dir)
     except ReportError as exc:
@@ -143,6 +150,7 @@ def _tokens(args: argparse.Namespace):
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
+    from .auth import RegistryError
     from .logs import configure_logging
     from .rpc import Limits, ServeError, TlsFiles, serve_forever
 
@@ -150,6 +158,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.max_sessions_per_bot < 0 or args.rate_limit < 0 or args.rate_burst < 1:
         raise UsageError("--max-sessions-per-bot and --rate-limit take 0 (no limit) or more; --rate-burst 1 or more")
     limits = Limits(args.max_sessions_per_bot, args.rate_limit, args.rate_burst)
+    if not args.drain_s >= 0:
+        raise UsageError(f"--drain-s takes a number of seconds >= 0, got {args.drain_s}")
     tls = None
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
@@ -166,9 +176,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 insecure=args.insecure,
                 grace_s=args.grace,
                 limits=limits,
+                drain_s=args.drain_s,
+                verify=not args.no_verify,
             )
         )
-    except ServeError as exc:
+    except (ServeError, RegistryError) as exc:  # e.g. the port is taken, the token file is broken
         raise UsageError(str(exc)) from None
     return 0
 
@@ -178,8 +190,10 @@ def cmd_token(args: argparse.Namespace) -> int:
 
     try:
         tokens = _tokens(args)
+        if args.action in ("add", "revoke") and not args.name:
+            raise UsageError(f"token {args.action} needs a bot NAME")
         if args.action == "add":
-            token = tokens.add(args.name, admin=args.admin)
+            token = tokens.add(args.name, admin=args.admin, replace=args.replace)
             print(token)
             print(f"token for {args.name!r} written (hashed) to {tokens.path}; it is shown only once",
                   file=sys.stderr)
@@ -187,8 +201,10 @@ def cmd_token(args: argparse.Namespace) -> int:
             tokens.revoke(args.name)
             print(f"revoked {args.name}")
         else:
-            for name in tokens.names():
-                print(name)
+            names = tokens.names()
+            width = max((len(name) for name in names), default=0)
+            for name in names:
+                print(f"{name:<{width}}  {' '.join(tokens.flags(name))}".rstrip())
     except RegistryError as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -236,10 +252,16 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(f"match {response.match_id} {summary.game} ({summary.ruleset}) seed {summary.seed}: {seats}")
     if result.winner:
         print(f"{result.winner} wins by {result.termination}: {result.reason}")
+    elif result.termination in UNRATED_TERMINATIONS:
+        print(f"no result ({result.termination}): {result.reason}")
     else:
-        print(f"{'draw' if result.termination != 'not_played' else 'not played'} by {result.termination}: {result.reason}")
+        print(f"draw by {result.termination}: {result.reason}")
     for fault in result.faults:
         print(f"fault: {fault.role} {fault.kind} x{fault.count}")
+    if result.termination == "error":
+        print(f"standoff: error: match {response.match_id} ended by an engine or referee error (the server's log "
+              "has the traceback)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -270,6 +292,7 @@ def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
     from ..tournaments.config import ConfigError, load_config
     from ..tournaments.report import format_report
     from ..tournaments.runner import RunError, run_tournament
+    from .auth import RegistryError
 
     registry = _registry()
     try:
@@ -296,15 +319,28 @@ def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
         summary = run_tournament(
             config, registry=registry, fresh=args.fresh, ladder=ladder, rounds=getattr(args, "rounds", None),
             progress=sys.stderr, tokens=_tokens(args), announce=announce,
-            on_round=on_round if ladder else None,
+            on_round=on_round if ladder else None, verify=not args.no_verify,
         )
-    except RunError as exc:
+    except (RunError, RegistryError) as exc:
         raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        # The referee a remote entrant needs cannot listen on `address` (port taken...). Not
+        # imported up front: a tournament of local bots never loads grpc.
+        rpc = sys.modules.get(f"{__package__}.rpc")
+        if rpc is not None and isinstance(exc, rpc.ServeError):
+            raise UsageError(str(exc)) from None
+        raise
     print(format_report(summary.ratings))
     print(f"\noutputs: {summary.run_dir} (results.jsonl, elo.jsonl, ratings.json, records/)")
     if not summary.complete:
         print("stopped before the end: run the same command again to continue", file=sys.stderr)
         return 130
+    if summary.failed:
+        ids = ", ".join(r.match_id for r in summary.failed[:10]) + (" ..." if len(summary.failed) > 10 else "")
+        print(f"standoff: error: {len(summary.failed)} matches ended by an engine or referee error and have no "
+              f"result: {ids} (their records in {summary.run_dir / 'records'} say why; --fresh plays them again)",
+              file=sys.stderr)
+        return 1
     return 0
 
 
@@ -316,9 +352,39 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return _tournament(args, ladder=True)
 
 
+def _verified(folder: str, args: argparse.Namespace) -> None:
+    """Refuse a run folder whose results or records were changed (unless ``--no-verify``)."""
+    if args.no_verify:
+        return
+    from .verify import VerifyError, verify_folder
+
+    try:
+        # The chain and every record's digest and outcome: any edit shows. Replaying every record
+        # by the rules as well is `standoff verify`'s job (a Twilight Struggle game takes ~0.1 s).
+        verify_folder(folder, replay_records=False)
+    except VerifyError as exc:
+        raise UsageError(f"{exc} (--no-verify to read it anyway)") from None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .verify import VerifyError, verify_folder
+
+    if not Path(args.folder).is_dir():
+        raise UsageError(f"{args.folder}: no such folder (a tournament run folder, or a server's --data-dir)")
+    try:
+        report = verify_folder(args.folder, registry=_registry(), replay_records=not args.no_replay)
+    except VerifyError as exc:
+        print(f"standoff: verify failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"verified {report.summary()}")
+    return 0
+
+
 def cmd_ratings(args: argparse.Namespace) -> int:
     from ..tournaments.report import compute_ratings, format_report, read_results
 
+    if Path(args.run_dir).is_dir():
+        _verified(args.run_dir, args)
     path = Path(args.run_dir) / "results.jsonl"
     try:
         results = read_results(path)
@@ -395,6 +461,11 @@ def build_parser() -> argparse.ArgumentParser:
                           f"RESOURCE_EXHAUSTED (0 = no limit; default {DEFAULT_RATE_LIMIT:g})")
     srv.add_argument("--rate-burst", type=int, default=DEFAULT_RATE_BURST, metavar="N",
                      help=f"messages a token may send at once above --rate-limit (default {DEFAULT_RATE_BURST})")
+    srv.add_argument("--drain-s", type=float, default=30.0, metavar="SECONDS",
+                     help="on SIGTERM/SIGINT, how long running matches may take to finish before they end as "
+                          "`shutdown` (default 30; a second signal ends them at once)")
+    srv.add_argument("--no-verify", action="store_true",
+                     help="serve even if DATA_DIR/matches.jsonl or a record it names was changed")
     srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     srv.set_defaults(func=cmd_serve)
 
@@ -402,6 +473,9 @@ def build_parser() -> argparse.ArgumentParser:
     tok.add_argument("action", choices=["add", "revoke", "list"])
     tok.add_argument("name", nargs="?", default="")
     tok.add_argument("--admin", action="store_true", help="may start matches")
+    tok.add_argument("--replace", action="store_true",
+                     help="add: issue a new token for a bot that has one (the old one stops working, "
+                          "and a server ends its open sessions)")
     data_options(tok)
     tok.set_defaults(func=cmd_token)
 
@@ -427,6 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
     tour.add_argument("config")
     tour.add_argument("--fresh", action="store_true", help="discard an earlier run of this config")
+    tour.add_argument("--no-verify", action="store_true",
+                      help="resume without checking the results already there against their records")
     data_options(tour)
     tour.set_defaults(func=cmd_tournament)
 
@@ -434,16 +510,26 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("config")
     lad.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     lad.add_argument("--fresh", action="store_true")
+    lad.add_argument("--no-verify", action="store_true",
+                     help="resume without checking the results already there against their records")
     data_options(lad)
     lad.set_defaults(func=cmd_ladder)
 
     rat = sub.add_parser("ratings", help="print the ratings of a run folder again (recomputed)")
     rat.add_argument("run_dir")
+    rat.add_argument("--no-verify", action="store_true", help="skip checking the results against their records")
     rat.set_defaults(func=cmd_ratings)
 
     rpt = sub.add_parser("report", help="write a static HTML report of a run folder (RUN_DIR/report/index.html)")
     rpt.add_argument("run_dir")
+    rpt.add_argument("--no-verify", action="store_true", help="skip checking the results against their records")
     rpt.set_defaults(func=cmd_report)
+
+    ver = sub.add_parser("verify", help="check a run folder's results (or a server's data folder) against the "
+                                        "hash chain and by replaying every record")
+    ver.add_argument("folder", help="a tournament run folder (results.jsonl) or a server's --data-dir (matches.jsonl)")
+    ver.add_argument("--no-replay", action="store_true", help="check the chain and digests only, replay nothing")
+    ver.set_defaults(func=cmd_verify)
 
     pro = sub.add_parser("proto", help="copy the wire contract (.proto files) out, for stubs in any language")
     pro.add_argument("--out", required=True, metavar="DIR")
@@ -461,8 +547,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .logs import configure_logging
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Diagnostics go to stderr, warnings and errors only (`serve` logs more, as JSON lines); a host
+    # that configured logging already (an embedding program, the test suite) keeps its own.
+    import structlog
+
+    if not structlog.is_configured():
+        configure_logging(json=False, level="warning")
     try:
         return args.func(args)
     except (UsageError, RulesError, ReplayError, BadChoice) as exc:

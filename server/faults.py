@@ -8,13 +8,12 @@ up to ``retries`` times, then the bot forfeits). Every fault is counted in the r
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from standoff.v1 import referee_pb2 as pb
 
+from .core.chance import ChanceStream
 from .core.game import Outcome
-from .core.seeds import derive_seed
 
 FORFEIT, RANDOM, RETRY = pb.FAULT_POLICY_FORFEIT, pb.FAULT_POLICY_RANDOM, pb.FAULT_POLICY_RETRY
 POLICY_NAMES = {FORFEIT: "forfeit", RANDOM: "random", RETRY: "retry"}
@@ -49,6 +48,29 @@ class TimeControl:
         return min(limits) if limits else DEFAULT_DECISION_TIMEOUT_MS
 
 
+#: Terminations of matches that end without a result (``Outcome.no_result``; see
+#: :data:`standoff.server.core.game.UNRATED_TERMINATIONS`).
+ERROR = "error"
+SHUTDOWN = "shutdown"
+
+
+class BadChoice(RuntimeError):
+    """A trusted bot playing without a fault policy (``standoff play``) raised or returned
+    something that is not an option index: a bug in the bot, so the match ends as ``error``."""
+
+
+def error_outcome(roles: tuple[str, ...], exc: BaseException) -> Outcome:
+    """The outcome of a match an exception ended: termination ``error``, no result. The reason
+    is one line: the bot's failure as :class:`BadChoice` says it, else the exception's type and
+    the first line of its message (the traceback goes to the error log, not to results)."""
+    if isinstance(exc, BadChoice):
+        reason = str(exc)
+    else:
+        lines = str(exc).strip().splitlines()
+        reason = f"engine or referee error: {type(exc).__name__}" + (f": {lines[0]}" if lines else "")
+    return Outcome.no_result(roles, ERROR, reason[:500])
+
+
 class Forfeit(Exception):
     """A seat loses the match because of a fault its policy does not forgive."""
 
@@ -65,9 +87,10 @@ def policy_from_name(name: str) -> int:
         raise ValueError(f"unknown fault policy {name!r} (choose from {', '.join(POLICY_BY_NAME)})") from None
 
 
-def fault_rng(seed: int) -> random.Random:
-    """Where substituted options come from: the match seed, so that a match replays."""
-    return random.Random(derive_seed(seed, "faults"))
+def fault_rng(seed: int) -> ChanceStream:
+    """Where substituted options come from: the match seed (so that a match replays), through
+    a stream of its own that draws tell nothing about."""
+    return ChanceStream(seed, "faults")
 
 
 def forfeit_outcome(roles: tuple[str, ...], forfeit: Forfeit) -> Outcome:

@@ -1,16 +1,17 @@
 """Play one match in-process, synchronously: the engine, the bots and the chance role in one loop.
 
-This is what ``standoff play`` runs and what tests use. The referee server (grpc + trio) has its
-own loop with clocks and fault policies. Both sample chance the same way, from a
-``random.Random`` seeded with ``derive_seed(seed, "chance")``, and both hand bots the objects
-decoded from the wire bytes a remote bot would receive (:class:`InProcessSeat`), so a seed means
-the same match everywhere and a bot behaves the same in-process and over the network.
+This is what ``standoff play``, tournament workers and Ray tasks run, and what tests use. The
+referee server (grpc + trio) has its own loop with clocks and fault policies. Both sample chance
+the same way, from :func:`chance_rng` (a keyed cryptographic stream, :mod:`.core.chance`), and
+both hand bots the objects decoded from the wire bytes a remote bot would receive
+(:class:`InProcessSeat`), so a seed means the same match everywhere and a bot behaves the same
+in-process and over the network.
 """
 
 from __future__ import annotations
 
 import functools
-import random
+import secrets
 import signal
 from signal import ITIMER_REAL, setitimer
 import threading
@@ -19,16 +20,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import structlog
+
 from standoff.v1 import referee_pb2 as pb
 
 from ..sdk.types import Decision as BotDecision
 from ..sdk.types import Option as BotOption
 from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
+from .core.chance import ChanceStream
 from .core.game import CHANCE, Decision, Game, Outcome, sample_chance
 from .core.record import Record, make_header, move_line, outcome_line
-from .core.seeds import derive_seed
+from .core.seeds import SEED_BITS, derive_seed
 from .faults import (
     CRASH,
+    BadChoice,
     ILLEGAL,
     POLICY_NAMES,
     RANDOM,
@@ -36,6 +41,7 @@ from .faults import (
     TIMEOUT,
     Forfeit,
     TimeControl,
+    error_outcome,
     fault_rng,
     forfeit_outcome,
 )
@@ -48,19 +54,25 @@ from .wire import (
     serialize,
 )
 
+log = structlog.get_logger("standoff.match")
 
-def chance_rng(seed: int) -> random.Random:
-    """The generator the chance role of match ``seed`` draws from."""
-    return random.Random(derive_seed(seed, "chance"))
+
+def chance_rng(seed: int) -> ChanceStream:
+    """The stream the chance role of match ``seed`` draws from (HMAC-SHA256 keyed by the seed:
+    its draws predict nothing to whoever lacks the seed)."""
+    return ChanceStream(seed, "chance")
+
+
+def new_seed() -> int:
+    """A fresh secret match seed (from :mod:`secrets`, never 0): what the referee, ``standoff
+    play`` and tournaments without a ``master_seed`` use, so that nobody can predict a match's
+    chance. (Outside the engine: the engine draws no randomness at all.)"""
+    return secrets.randbits(SEED_BITS) or 1
 
 
 def bot_seed(seed: int, role: str) -> int:
     """The seed handed to the bot in ``role`` of match ``seed``."""
     return derive_seed(seed, "bot", role)
-
-
-class BadChoice(RuntimeError):
-    """A bot returned something that is not an option index."""
 
 
 _BOT_OPTIONS: dict[tuple[str, str], BotOption] = {}
@@ -153,13 +165,20 @@ def play_match(
 ) -> MatchResult:
     """Play a match between ``bots`` (role → bot) and return its outcome and record.
 
-    ``on_line`` receives every record line as it is produced (to append it to a file).
+    ``on_line`` receives every record line as it is produced (to append it to a file); the last
+    one is always the outcome line.
 
-    Without a ``policy`` the bots are trusted code: one that returns anything but a valid index
-    raises :class:`BadChoice` and nothing is timed out. With a policy (tournament workers) faults
-    are handled as the referee server handles them: timeouts (enforced with ``SIGALRM`` when
-    running in the main thread; measured after the fact otherwise), illegal answers and crashes
-    count, and the policy decides (forfeit / random substitute / retry).
+    Without a ``policy`` the bots are trusted code: one that raises or returns anything but a
+    valid index is a bug (:class:`BadChoice`) and nothing is timed out. With a policy
+    (tournament workers) faults are handled as the referee server handles them: timeouts
+    (enforced with ``SIGALRM`` when running in the main thread; measured after the fact
+    otherwise), illegal answers and crashes count, and the policy decides (forfeit / random
+    substitute / retry).
+
+    An exception of the engine (or a trusted bot's bug, without a policy) never escapes and
+    never becomes a result: the match ends with termination ``error`` (no winner, every score 0,
+    the decision number in the outcome line's ``error_at``) and the traceback is logged at error
+    level.
     """
     roles = rules.roles
     names = dict(bot_names or {role: getattr(bots[role], "name", "bot") for role in roles})
@@ -172,20 +191,23 @@ def play_match(
     tc = time_control or TimeControl()
     banks = {role: tc.bank_ms for role in roles}
     faults: dict[str, dict[str, int]] = {}
-    state = game.new_state(rules)
     seats = {role: InProcessSeat(bots[role], game, match_id) for role in roles}
-    for role in roles:
-        message = match_started_message(
-            match_id, game, rules, role, names, bot_seed(seed, role), bank_ms=tc.bank_ms,
-            increment_ms=tc.increment_ms, max_per_decision_ms=tc.max_per_decision_ms,
-            fault_policy=policy or 0,
-        )
-        seats[role].start(message)
     clock = time.perf_counter
     number = 0
+    state = None
+    outcome: Outcome | None = None
+    error_at: int | None = None
     alarm = policy is not None and _alarms_possible()
     previous_handler = signal.signal(signal.SIGALRM, _alarm_handler) if alarm else None
     try:
+        state = game.new_state(rules)
+        for role in roles:
+            message = match_started_message(
+                match_id, game, rules, role, names, bot_seed(seed, role), bank_ms=tc.bank_ms,
+                increment_ms=tc.increment_ms, max_per_decision_ms=tc.max_per_decision_ms,
+                fault_policy=policy or 0,
+            )
+            _start_seat(seats[role], message, role, names[role], policy, faults)
         while (decision := game.decision(state)) is not None:
             role = decision.role
             number += 1
@@ -194,7 +216,10 @@ def play_match(
                 index = sample_chance(rng, decision)
             elif policy is None:
                 started = clock()
-                index = seats[role].ask(state, decision, number, {})
+                try:
+                    index = seats[role].ask(state, decision, number, {})
+                except Exception as exc:
+                    raise BadChoice(f"bot {names[role]!r} ({role}) raised {type(exc).__name__}: {exc}") from exc
                 if timing:
                     extra["think_ms"] = round((clock() - started) * 1000.0, 3)
                 if type(index) is not int or not 0 <= index < len(decision.options):
@@ -213,20 +238,42 @@ def play_match(
             record.moves.append(line)
             emit(line)
         outcome = game.outcome(state)
+        if outcome is None:
+            raise RuntimeError("the game asks no decision but has no outcome")
     except Forfeit as forfeit:
         outcome = forfeit_outcome(roles, forfeit)
+    except Exception as exc:  # an engine bug (or a trusted bot's, without a policy): no result
+        outcome, error_at = error_outcome(roles, exc), number
+        log.error("match ended by an error", match=match_id, game=game.name, decision=number, exc_info=exc)
     finally:
         if alarm:
             signal.signal(signal.SIGALRM, previous_handler)
-    assert outcome is not None
-    footer = outcome_line(outcome, roles, faults=faults)
+    extra = {"error_at": error_at} if error_at is not None else {}
+    footer = outcome_line(outcome, roles, faults=faults, **extra)
     if policy is not None:
         footer["fault_policy"] = POLICY_NAMES[policy]
     record.footer = footer
     emit(footer)
     for role in roles:
-        seats[role].end(match_ended_message(match_id, outcome, roles, faults))
+        try:
+            seats[role].end(match_ended_message(match_id, outcome, roles, faults, role))
+        except Exception as exc:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
+            log.warning("bot failed at the end of the match", match=match_id, role=role, error=repr(exc))
     return MatchResult(outcome, record, state, faults)
+
+
+def _start_seat(seat: InProcessSeat, message: Any, role: str, name: str, policy: int | None,
+                faults: dict[str, dict[str, int]]) -> None:
+    """Tell a bot its match starts. A bot that raises here is a crash: under a fault policy it
+    forfeits (there is no decision to substitute or retry); without one it is a bug."""
+    try:
+        seat.start(message)
+    except Exception as exc:
+        detail = f"bot raised {type(exc).__name__} when the match started: {exc}"
+        if policy is None:
+            raise BadChoice(f"bot {name!r} ({role}): {detail}") from exc
+        count_fault(faults, role, CRASH)
+        raise Forfeit(role, CRASH, f"{role} ({name}) forfeits: {detail}") from exc
 
 
 class DecisionTimeout(BaseException):
@@ -264,7 +311,7 @@ def _ask_with_policy(
     policy: int,
     retries: int,
     faults: dict[str, dict[str, int]],
-    substitutes: random.Random,
+    substitutes: ChanceStream,
     name: str,
     alarm: bool,
 ) -> tuple[int, dict[str, Any]]:

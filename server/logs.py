@@ -12,6 +12,17 @@ from typing import TextIO
 import structlog
 
 
+class _Stderr:
+    """Whatever ``sys.stderr`` is when a line is written (not the object it was at configuration:
+    a replaced and closed stream must not break logging later)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure_logging(*, json: bool = True, level: str = "info", stream: TextIO | None = None) -> None:
     """JSON lines on stderr (or ``stream``) at ``level`` and above."""
     processors: list = [
@@ -24,6 +35,6 @@ def configure_logging(*, json: bool = True, level: str = "info", stream: TextIO 
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
-        logger_factory=structlog.PrintLoggerFactory(stream or sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(stream or _Stderr()),
         cache_logger_on_first_use=False,
     )

@@ -53,3 +53,13 @@ def read_record(path: str | os.PathLike[str]) -> Record:
             return parse_record(file)
         except ReplayError as exc:
             raise ReplayError(f"{path}: {exc}") from None
+
+
+def cut_torn_tail(path: str | os.PathLike[str]) -> None:
+    """Cut a line a crash left half-written at the end of an append-only JSONL file."""
+    data = Path(path).read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as file:
+            file.truncate(data.rfind(b"\n") + 1)
+            file.flush()
+            os.fsync(file.fileno())

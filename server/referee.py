@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import random
 import secrets
 import sys
 from dataclasses import dataclass, field
@@ -26,10 +25,10 @@ from standoff.v1 import referee_pb2 as pb
 from .auth import Identity, TokenRegistry
 from .bridge import Inbox, TrioBridge
 from .core.game import CHANCE, Game, Outcome, RulesError
-from .core.record import outcome_line
-from .core.seeds import derive_seed
+from .core.record import make_header, move_line, outcome_line
 from .faults import (
     CRASH,
+    SHUTDOWN,
     DISCONNECT,
     FORFEIT,
     ILLEGAL,
@@ -41,12 +40,15 @@ from .faults import (
     TIMEOUT,
     Forfeit,
     TimeControl,
+    error_outcome,
     fault_rng,
     forfeit_outcome,
 )
 from .faults import count as count_fault
-from .local import InProcessSeat, bot_seed, chance_rng, code_version, sample_chance
-from .records import RecordWriter, read_record
+from .local import InProcessSeat, bot_seed, chance_rng, code_version, new_seed, sample_chance
+from .ledger import LedgerWriter, read_chain, record_digest
+from .records import RecordWriter, cut_torn_tail, read_record
+from .verify import verify_folder
 from .wire import (
     decision_message,
     encode_view,
@@ -65,6 +67,10 @@ OUT_LIMIT = 512
 #: Answers a seat may have queued while its match does not ask it (a flood of choices or of
 #: malformed envelopes mid-match): beyond this the session is ended with RESOURCE_EXHAUSTED.
 SEAT_EVENTS_LIMIT = 64
+#: A server's ledger (in its data folder): one chained line per finished match.
+LEDGER_NAME = "matches.jsonl"
+#: Seconds a match may take to close its record and tell its seats, even when cancelled.
+FINISH_TIMEOUT_S = 10.0
 #: Protocol errors logged per session (the rest are counted, and logged every LOG_EVERY-th).
 LOG_FIRST, LOG_EVERY = 5, 1000
 
@@ -74,6 +80,18 @@ LOG_FIRST, LOG_EVERY = 5, 1000
 UNDECODABLE = object()
 
 
+def _single(exc: BaseException) -> BaseException:
+    """The exception inside nested one-exception groups (trio's nurseries wrap what they raise)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+async def _set_then_cancel(event: trio.Event, scope: trio.CancelScope) -> None:
+    await event.wait()
+    scope.cancel()
+
+
 def _short(text: str, limit: int = 80) -> str:
     """A client-given string as it may appear in logs and echoed errors."""
     return text if len(text) <= limit else text[:limit] + f"...({len(text)} chars)"
@@ -81,6 +99,10 @@ def _short(text: str, limit: int = 80) -> str:
 
 class MatchError(ValueError):
     """A match that cannot be started as asked (unknown game or bot, bad options...)."""
+
+
+class ShuttingDown(MatchError):
+    """The server is draining: it takes no new match."""
 
 
 @dataclass(eq=False)  # identity semantics: sessions are kept in sets
@@ -170,13 +192,20 @@ class Match:
     done: trio.Event = field(default_factory=trio.Event)
     record_path: Path | None = None
     final_state: Any = None  # the state the match ended in (multi-game matches count flags)
+    writer: RecordWriter | None = None  # the record, open while the match is played
+    number: int = 0  # decisions so far (the record's n)
+    error_at: int | None = None  # the decision an engine or referee error ended the match at
+    scope: trio.CancelScope | None = None  # cancelled to end the match as `shutdown`
 
     def count(self, role: str, kind: str) -> None:
         count_fault(self.faults, role, kind)
 
-    def summary(self) -> pb.MatchSummary:
+    def summary(self, *, seed: bool = False) -> pb.MatchSummary:
+        """The match as ``ListMatches`` shows it. The seed only with ``seed=True``: callers pass
+        it once the match and any match paired with it are over (:meth:`Referee.withheld`)."""
         msg = pb.MatchSummary(
-            match_id=self.id, game=self.game.name, ruleset=self.rules.ruleset, status=self.status, seed=self.seed
+            match_id=self.id, game=self.game.name, ruleset=self.rules.ruleset, status=self.status,
+            seed=self.seed if seed else 0,
         )
         for role in self.rules.roles:
             msg.seats.add(role=role, bot=self.seats[role].bot)
@@ -200,6 +229,8 @@ class Referee:
         inbox_limit: int = 64,
         grace_s: float = 10.0,
         address: str = "",
+        ledger: bool = True,
+        verify: bool = True,
     ) -> None:
         self.bridge = bridge
         self.tokens = tokens
@@ -213,6 +244,18 @@ class Referee:
         self.finished: list[pb.MatchSummary] = []  # loaded from records at start, then appended
         self.finished_ids: set[str] = set()
         self.nursery: trio.Nursery | None = None
+        # Paired matches share a seed: a finished match's record and seed are withheld while a
+        # match of its group is still to be played (see withhold()).
+        self.embargo: dict[str, str] = {}  # match id -> group
+        self.held: dict[str, set[str]] = {}  # group -> its match ids
+        self.draining = False  # shutting down: no new sessions (but reconnects) and no new matches
+        self.live_sessions: set[Session] = set()  # every open session, helloed or not
+        # matches.jsonl: one chained line per finished match (server/ledger.py). A tournament's
+        # referee has none: the run's results.jsonl is its ledger.
+        self.ledger: LedgerWriter | None = None
+        self.ledger_wanted = ledger
+        self.verify = verify
+        self.ledger_lock = trio.Lock()
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -224,8 +267,77 @@ class Referee:
             task_status.started()
             await trio.sleep_forever()
 
+    async def drain(self, timeout_s: float, hurry: trio.Event | None = None) -> None:
+        """A graceful shutdown: take no new session (reconnects of seated bots excepted) and
+        no new match; matches still waiting for their seats end now; running matches get
+        ``timeout_s`` seconds (or until ``hurry`` is set) to finish, then end as ``shutdown``.
+        Every match ends with its record closed and ``MatchEnded`` sent; then every session's
+        stream ends with status OK."""
+        self.draining = True
+        log.info("draining", running=len(self.matches), timeout_s=timeout_s)
+        for match in list(self.matches.values()):
+            if match.status == pb.MATCH_STATUS_WAITING and match.scope is not None:
+                match.scope.cancel()
+
+        async def all_done() -> None:
+            for match in list(self.matches.values()):
+                await match.done.wait()
+
+        async with trio.open_nursery() as nursery:
+            async def wait_and_stop() -> None:
+                await all_done()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(wait_and_stop)
+            if hurry is not None:
+                nursery.start_soon(_set_then_cancel, hurry, nursery.cancel_scope)
+            await trio.sleep(timeout_s)
+            nursery.cancel_scope.cancel()
+        for match in list(self.matches.values()):
+            if match.scope is not None:
+                match.scope.cancel()
+        with trio.move_on_after(FINISH_TIMEOUT_S + 1):
+            await all_done()
+        for session in list(self.live_sessions):
+            self._end_session(session)  # status OK: the session is over, the server going away
+
+    def _open_ledger(self) -> set[str]:
+        """Open ``matches.jsonl`` (checked first unless ``verify`` is off: its chain, and every
+        record it names against its digest and line); returns the record names it has."""
+        path = self.data_dir / LEDGER_NAME
+        if path.exists():
+            cut_torn_tail(path)
+            if self.verify:
+                verify_folder(self.data_dir, registry=self.registry, replay_records=False)
+        named = {name for _, line in read_chain(path) for name in line.get("records", {})} if path.exists() else set()
+        self.ledger = LedgerWriter(path)
+        return named
+
+    def _ledger_line(self, summary: pb.MatchSummary, name: str, faults: dict[str, Any]) -> str:
+        assert self.ledger is not None
+        result = summary.result
+        line = {
+            "match_id": summary.match_id, "game": summary.game, "ruleset": summary.ruleset,
+            "seats": {s.role: s.bot for s in summary.seats}, "winner": result.winner or None,
+            "scores": {s.role: s.score for s in result.scores}, "termination": result.termination,
+            "reason": result.reason, "faults": faults,
+            "records": {name: record_digest(self.data_dir / "records" / name)},
+        }
+        return self.ledger.text(line)
+
+    async def _append_ledger(self, match: Match) -> None:
+        if self.ledger is None or match.record_path is None:
+            return
+        async with self.ledger_lock:  # lines are chained: one writer at a time, in finishing order
+            text = self._ledger_line(match.summary(seed=True), match.record_path.name, match.faults)
+            await trio.to_thread.run_sync(self.ledger.append, text)
+
     def _load_finished(self) -> None:
-        """Finished matches of earlier runs, from their records (never a mutable store)."""
+        """Finished matches of earlier runs, from their records (never a mutable store). With a
+        ledger, a finished record it lacks (the server was killed between the two writes) gets
+        its line now."""
+        named = self._open_ledger() if self.ledger_wanted else set()
+        missing: list[str] = []
         for path in sorted((self.data_dir / "records").glob("*.jsonl")):
             try:
                 record = read_record(path)
@@ -254,12 +366,53 @@ class Referee:
             result.reason = footer.get("reason", "")
             self.finished.append(summary)
             self.finished_ids.add(summary.match_id)
+            if self.ledger is not None and path.name not in named:
+                missing.append(self._ledger_line(summary, path.name, footer.get("faults") or {}))
+        if missing:
+            log.warning("finished records added to the ledger", count=len(missing))
+            self.ledger.append("".join(missing))
+
+    # -- paired matches: withholding records and seeds -------------------------------------------
+
+    def withhold(self, group: str, match_ids: Any = ()) -> None:
+        """Withhold the records and seeds of ``group``'s matches (``match_ids``, plus those
+        created later with ``embargo=group``) until :meth:`release`. Paired legs share their
+        seed and deal: a finished leg's record would give away its partner's."""
+        ids = self.held.setdefault(group, set())
+        for match_id in match_ids:
+            ids.add(match_id)
+            self.embargo[match_id] = group
+
+    def release(self, group: str) -> None:
+        for match_id in self.held.pop(group, ()):
+            self.embargo.pop(match_id, None)
+
+    def withheld(self, match_id: str) -> bool:
+        """Whether the record and seed of ``match_id`` may not be served yet: the match is not
+        over, or a match of its group is not."""
+        return match_id in self.matches or match_id in self.embargo
+
+    def public_summary(self, summary: pb.MatchSummary) -> pb.MatchSummary:
+        """A finished match's summary as it may be served now (seed 0 while withheld)."""
+        if summary.seed and self.withheld(summary.match_id):
+            summary = pb.MatchSummary.FromString(summary.SerializeToString())
+            summary.seed = 0
+        return summary
 
     # -- sessions (called in trio through the bridge) --------------------------------------------
 
     def open_session(self, session: Session) -> None:
         assert self.nursery is not None
+        self.live_sessions.add(session)
         self.nursery.start_soon(self._session_task, session)
+
+    def is_seated(self, name: str) -> bool:
+        """Whether the identity ``name`` holds a seat in a match not over yet (so that it may
+        reconnect while the server drains)."""
+        return any(
+            seat.identity == name and seat.kind != "local"
+            for match in self.matches.values() for seat in match.seats.values()
+        )
 
     async def _session_task(self, session: Session) -> None:
         slog = log.bind(session=session.id, bot=session.identity.name)
@@ -308,6 +461,7 @@ class Referee:
 
     def _session_gone(self, session: Session) -> None:
         self._end_session(session)
+        self.live_sessions.discard(session)
         if self.sessions.get(session.identity.name) is session:
             del self.sessions[session.identity.name]
         for match in self.matches.values():
@@ -431,8 +585,13 @@ class Referee:
         retries: int = 0,
         connect_timeout_s: float = 30.0,
         match_id: str | None = None,
+        embargo: str | None = None,
     ) -> Match:
-        """Validate and register a match (not started yet). Raises :class:`MatchError`."""
+        """Validate and register a match (not started yet). Raises :class:`MatchError`.
+
+        Without a ``seed`` the referee draws a secret one (:func:`new_seed`): it is served
+        (``ListMatches``, the record) only once the match is over, and, with ``embargo``, once
+        every match of that :meth:`withhold` group is released."""
         game = self.registry.games.get(game_name)
         if game is None:
             raise MatchError(f"unknown game {game_name!r} (known: {', '.join(sorted(self.registry.games))})")
@@ -444,8 +603,10 @@ class Referee:
             raise MatchError(f"{game_name} needs {len(rules.roles)} bots (one per role), got {len(bots)}")
         if policy not in POLICY_NAMES:
             policy = FORFEIT
+        if self.draining:
+            raise ShuttingDown("the server is shutting down: no new matches")
         match_id = match_id or secrets.token_hex(6)
-        seed = seed or derive_seed("server-match", match_id)
+        seed = seed or new_seed()
         seats = {}
         for role, bot in zip(rules.roles, bots, strict=True):
             if bot.startswith("remote:"):
@@ -475,6 +636,8 @@ class Referee:
                 seat.session = self.sessions[seat.identity]
                 seat.connected.set()
         self.matches[match_id] = match
+        if embargo is not None:
+            self.withhold(embargo, (match_id,))
         return match
 
     def start_match(self, match: Match) -> None:
@@ -482,27 +645,51 @@ class Referee:
         self.nursery.start_soon(self._run_match, match)
 
     async def _run_match(self, match: Match) -> None:
+        """Play ``match`` to its end, whatever happens: an engine or referee exception ends it as
+        ``error``, a cancellation (shutdown) as ``shutdown``; either way the record gets its
+        outcome line and is fsync'd, and every seat gets ``MatchEnded``. Neither is a result."""
         mlog = log.bind(match=match.id, game=match.game.name)
         try:
-            async with trio.open_nursery() as runners:
-                await self._start_runners(match, runners)
-                if await self._wait_for_seats(match):
-                    await self._play(match, mlog)
-                runners.cancel_scope.cancel()
-        except Exception:  # a referee bug must not take the server down: end this match only
-            mlog.exception("match crashed in the referee")
-            if match.outcome is None:
-                match.outcome = Outcome.draw(match.rules.roles, "aborted", "internal referee error")
+            with trio.CancelScope() as match.scope:
+                try:
+                    async with trio.open_nursery() as runners:
+                        await self._start_runners(match, runners)
+                        if await self._wait_for_seats(match):
+                            await self._play(match)
+                        runners.cancel_scope.cancel()
+                except Exception as exc:  # an engine or referee bug ends this match only, never as a result
+                    exc = _single(exc)
+                    match.outcome, match.error_at = error_outcome(match.rules.roles, exc), match.number
+                    mlog.error("match ended by an error", decision=match.number, exc_info=exc)
         finally:
-            match.status = pb.MATCH_STATUS_FINISHED
-            for seat in match.seats.values():
-                if seat.kind == "runner":
-                    self.tokens.forget_ephemeral(seat.identity)
-            self.finished.append(match.summary())
-            self.finished_ids.add(match.id)
-            self.matches.pop(match.id, None)  # finished matches live on in their records
+            if match.outcome is None:
+                match.outcome = Outcome.no_result(
+                    match.rules.roles, SHUTDOWN, "the server shut down before the match ended"
+                )
+            # Shielded: a match cancelled by a shutdown still closes its record and tells its
+            # seats. In this order: the record (fsync'd), its ledger line, the record servable,
+            # then MatchEnded: a seat hears of the end only once the record says it.
+            with trio.CancelScope(shield=True):
+                try:
+                    with trio.move_on_after(FINISH_TIMEOUT_S):
+                        await self._close_record(match)
+                except Exception:  # noqa: BLE001 - e.g. a full disk: logged, the server goes on
+                    mlog.exception("could not finish the match record")
+                try:
+                    await self._append_ledger(match)
+                except Exception:  # noqa: BLE001 - logged; a restart adds the missing line from the record
+                    mlog.exception("could not append to the ledger")
+                match.status = pb.MATCH_STATUS_FINISHED
+                for seat in match.seats.values():
+                    if seat.kind == "runner":
+                        self.tokens.forget_ephemeral(seat.identity)
+                self.finished.append(match.summary(seed=True))
+                self.finished_ids.add(match.id)
+                self.matches.pop(match.id, None)  # finished matches live on in their records
+                with trio.move_on_after(FINISH_TIMEOUT_S):
+                    await self._tell_seats(match)
             match.done.set()
-            mlog.info("match finished", termination=match.outcome.termination if match.outcome else None)
+            mlog.info("match finished", termination=match.outcome.termination)
 
     async def _start_runners(self, match: Match, nursery: trio.Nursery) -> None:
         """Third-party plugin bots play through the SDK in a subprocess of their own."""
@@ -534,21 +721,8 @@ class Referee:
                 await seat.connected.wait()
             return True
         missing = [s.bot for s in waiting if s.session is None]
-        match.outcome = Outcome.draw(
-            match.rules.roles, "not_played", f"never connected: {', '.join(missing)}"
-        )
-        self._write_unplayed(match)
+        match.outcome = Outcome.no_result(match.rules.roles, "not_played", f"never connected: {', '.join(missing)}")
         return False
-
-    def _write_unplayed(self, match: Match) -> None:
-        path = self.data_dir / "records" / f"{match.id}.jsonl"
-        from .core.record import make_header
-
-        with RecordWriter(path) as writer:
-            writer.write(make_header(match.game, match.rules, match.seed, self._bot_names(match),
-                                     match_id=match.id, code_version=code_version()))
-            writer.write(outcome_line(match.outcome, match.rules.roles, faults=match.faults))
-        match.record_path = path
 
     def _bot_names(self, match: Match) -> dict[str, str]:
         return {role: seat.bot for role, seat in match.seats.items()}
@@ -561,31 +735,39 @@ class Referee:
             fault_policy=match.policy,
         )
 
-    async def _play(self, match: Match, mlog: Any) -> None:
-        from .core.record import make_header, move_line
-
-        game, rules = match.game, match.rules
-        roles = rules.roles
+    def _open_record(self, match: Match) -> RecordWriter:
         path = self.data_dir / "records" / f"{match.id}.jsonl"
         match.record_path = path
-        writer = RecordWriter(path)
-        writer.write(make_header(game, rules, match.seed, self._bot_names(match), match_id=match.id,
+        writer = match.writer = RecordWriter(path)
+        writer.write(make_header(match.game, match.rules, match.seed, self._bot_names(match), match_id=match.id,
                                  code_version=code_version()))
+        return writer
+
+    async def _play(self, match: Match) -> None:
+        """The match loop: chance, the seats' answers, the record's decision lines. Sets
+        ``match.outcome`` (the rules' or a forfeit's); the engine's exceptions propagate."""
+        game, rules = match.game, match.rules
+        roles = rules.roles
+        writer = self._open_record(match)
         match.status = pb.MATCH_STATUS_RUNNING
         banks = {role: match.time_control.bank_ms for role in roles}
         rng = chance_rng(match.seed)
         substitutes = fault_rng(match.seed)
-        for role, seat in match.seats.items():
-            message = self._match_started(match, role)
-            if seat.kind == "local":
-                await trio.to_thread.run_sync(seat.local.start, message)
-            elif seat.session is not None:
-                seat.session.send(message)
-        state = game.new_state(rules)
-        number = 0
+        state = match.final_state = game.new_state(rules)
         try:
+            for role, seat in match.seats.items():
+                message = self._match_started(match, role)
+                if seat.kind == "local":
+                    try:
+                        await trio.to_thread.run_sync(seat.local.start, message)
+                    except Exception as exc:  # noqa: BLE001 - the bot's own bug: a crash, no decision to substitute
+                        match.count(role, CRASH)
+                        raise Forfeit(role, CRASH, f"{role} ({seat.bot}) forfeits: bot raised "
+                                                   f"{type(exc).__name__} when the match started: {exc}") from None
+                elif seat.session is not None:
+                    seat.session.send(message)
             while (decision := game.decision(state)) is not None:
-                number += 1
+                match.number = number = match.number + 1
                 extra: dict[str, Any] = {}
                 if decision.role == CHANCE:
                     index = sample_chance(rng, decision)
@@ -595,25 +777,39 @@ class Referee:
                 game.apply(state, option)
                 writer.write(move_line(number, decision.role, decision.step, option.key, **extra))
             match.outcome = game.outcome(state)
+            if match.outcome is None:
+                raise RuntimeError("the game asks no decision but has no outcome")
         except Forfeit as forfeit:
-            match.final_state = state
-            mlog.info("forfeit", role=forfeit.role, kind=forfeit.kind)
+            log.info("forfeit", match=match.id, role=forfeit.role, kind=forfeit.kind)
             match.outcome = forfeit_outcome(roles, forfeit)
-        match.final_state = state
-        assert match.outcome is not None
-        writer.write(outcome_line(match.outcome, roles, faults=match.faults,
-                                  fault_policy=POLICY_NAMES[match.policy]))
+
+    async def _close_record(self, match: Match) -> None:
+        """Close the record with the outcome line (a header first if the match never began)
+        and fsync it."""
+        writer = match.writer or self._open_record(match)
+        extra: dict[str, Any] = {"fault_policy": POLICY_NAMES[match.policy]}
+        if match.error_at is not None:
+            extra["error_at"] = match.error_at
+        writer.write(outcome_line(match.outcome, match.rules.roles, faults=match.faults, **extra))
         await trio.to_thread.run_sync(writer.close)
-        ended = match_ended_message(match.id, match.outcome, roles, match.faults)
-        for seat in match.seats.values():
+
+    async def _tell_seats(self, match: Match) -> None:
+        """``MatchEnded`` to every seat, each with its role."""
+        roles = match.rules.roles
+        for role, seat in match.seats.items():
             seat.pending_id = 0
+            ended = match_ended_message(match.id, match.outcome, roles, match.faults, role)
             if seat.kind == "local":
-                await trio.to_thread.run_sync(seat.local.end, ended)
+                try:
+                    with trio.move_on_after(FINISH_TIMEOUT_S / 2):
+                        await trio.to_thread.run_sync(seat.local.end, ended, abandon_on_cancel=True)
+                except Exception as exc:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
+                    log.warning("bot failed at the end of the match", match=match.id, role=role, error=repr(exc))
             elif seat.session is not None:
                 seat.session.send(ended)
 
     async def _ask(
-        self, match: Match, state: Any, decision: Any, number: int, banks: dict[str, int], substitutes: random.Random
+        self, match: Match, state: Any, decision: Any, number: int, banks: dict[str, int], substitutes: Any
     ) -> tuple[int, dict[str, Any]]:
         """The seat's answer to one decision, with clocks and the fault policy applied."""
         role = decision.role

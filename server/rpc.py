@@ -4,31 +4,44 @@
 bytes: incoming messages go into the session's bounded inbox (full = flooding = the stream ends
 with RESOURCE_EXHAUSTED), outgoing messages are pre-serialised by the referee (deterministic
 bytes) and written as they are.
+
+Tokens are checked on every call against the token file as it is now (one ``stat`` per call), and a
+watcher ends the open sessions of a token that stops verifying (revoked, removed or replaced) with
+UNAUTHENTICATED. The server listens alone on its port (no SO_REUSEPORT): a second server on a port
+in use fails to start with :class:`ServeError`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import ipaddress
 import secrets
 import signal
+import socket
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import grpc
 import structlog
+import trio
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from standoff.v1 import referee_pb2 as pb
 
-from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, TokenRegistry
+from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, RegistryError, TokenRegistry
 from .bridge import Inbox, TrioBridge
+from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
-from .referee import UNDECODABLE, MatchError, Referee, Session
+from .referee import UNDECODABLE, MatchError, Referee, Session, ShuttingDown
+from .verify import VerifyError
 
 log = structlog.get_logger("standoff.rpc")
 
@@ -43,7 +56,14 @@ SERVER_OPTIONS = [
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
     ("grpc.http2.max_pings_without_data", 0),
+    # gRPC sets SO_REUSEPORT by default: a second server on the same port would start without error
+    # and calls would land on either. One server per port (SO_REUSEADDR stays on: a restart right
+    # after a stop or a crash binds again at once).
+    ("grpc.so_reuseport", 0),
 ]
+#: Seconds between two looks at the token file for open sessions whose token no longer verifies.
+TOKEN_WATCH_INTERVAL_S = 0.25
+REVOKED = "token revoked"
 
 
 class ServeError(ValueError):
@@ -118,8 +138,46 @@ class RefereeServicer:
         self.tokens = tokens
         self.limits = limits or Limits()
         self.open_sessions: dict[str, set[Session]] = {}  # identity name -> its Play streams
+        self.session_tokens: dict[Session, str] = {}  # open Play stream -> digest of its token
         self.buckets: dict[str, TokenBucket] = {}  # identity name -> its rate limit
         self._pruned = time.monotonic()
+        self._tokens_seen = tokens.generation
+
+    # -- tokens that change while serving -------------------------------------------------------
+
+    def refresh_tokens(self) -> None:
+        """Take in a changed token file (one ``stat`` when unchanged), and end the open sessions
+        whose token no longer verifies. Called before every call's check and by :meth:`watch_tokens`."""
+        try:
+            if self.tokens.refresh():
+                gone = self.tokens.path is not None and not self.tokens.path.exists()
+                log.info("token file changed", path=str(self.tokens.path), bots=len(self.tokens.names()),
+                         deleted=gone)
+        except RegistryError as exc:  # once per version of the file: keep the last good tokens
+            log.error("token file unusable, keeping the tokens read before", error=str(exc))
+        if self.tokens.generation != self._tokens_seen:
+            self._tokens_seen = self.tokens.generation
+            self._end_unverified_sessions()
+
+    def _end_unverified_sessions(self) -> None:
+        for name, sessions in list(self.open_sessions.items()):
+            for session in list(sessions):
+                if session.closed or session.identity.ephemeral:  # the server's own runners
+                    continue
+                digest = self.session_tokens.get(session)
+                current = self.tokens.verify_digest(digest) if digest else None
+                if current is None or current.name != name:
+                    log.warning("ending session: its token no longer verifies", session=session.id, bot=name)
+                    session.end(grpc.StatusCode.UNAUTHENTICATED, REVOKED)
+
+    async def watch_tokens(self, interval: float = TOKEN_WATCH_INTERVAL_S) -> None:
+        """Look at the token file every ``interval`` seconds, until cancelled."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.refresh_tokens()
+            except Exception:  # noqa: BLE001 - a bug here must not stop the watching
+                log.exception("token watch failed")
 
     def _bucket(self, name: str) -> TokenBucket | None:
         if self.limits.rate_limit <= 0:
@@ -140,10 +198,8 @@ class RefereeServicer:
 
     def _check(self, context: grpc.aio.ServicerContext, *, admin: bool = False):
         """``(identity, None)``, or ``(None, (status, details))`` for a call to refuse."""
+        self.refresh_tokens()  # a token added, revoked or replaced while serving counts at once
         identity = self.tokens.verify(_token_from(context))
-        if identity is None:
-            self.tokens.reload()  # a token added with `standoff token add` while serving
-            identity = self.tokens.verify(_token_from(context))
         if identity is None:
             return None, (grpc.StatusCode.UNAUTHENTICATED, "missing, unknown or revoked bearer token")
         if admin and not identity.admin:
@@ -176,6 +232,11 @@ class RefereeServicer:
         if refusal is not None:
             await self._refuse_stream(request_iterator, context, refusal)
         name = identity.name
+        if self.referee.draining and not self.referee.is_seated(name):
+            # Shutting down: only a bot seated in a match still being played may (re)connect.
+            await self._refuse_stream(request_iterator, context, (
+                grpc.StatusCode.UNAVAILABLE, "the server is shutting down: no new sessions",
+            ))
         limit = self.limits.max_sessions_per_bot
         if limit > 0:
             # A session superseded by a newer hello is closed at once, so it no longer counts:
@@ -194,6 +255,7 @@ class RefereeServicer:
             out=asyncio.Queue(),
         )
         mine.add(session)
+        self.session_tokens[session] = self.tokens.digest(_token_from(context) or "")
         bucket = self._bucket(name)
         self.bridge.call_soon(self.referee.open_session, session)
 
@@ -237,6 +299,7 @@ class RefereeServicer:
             session.inbox.close()
             session.closed = True
             mine.discard(session)
+            self.session_tokens.pop(session, None)
             if not mine and self.open_sessions.get(name) is mine:
                 del self.open_sessions[name]
 
@@ -245,8 +308,10 @@ class RefereeServicer:
     async def ListMatches(self, request: pb.ListMatchesRequest, context):  # noqa: N802
         await self._identity(context)
         limit = request.limit or 100
+        # Seeds only of matches that are over, and whose paired matches are over too: until
+        # then a seed would let anyone compute the deal and every draw.
         summaries = [m.summary() for m in self.referee.matches.values()]
-        summaries.extend(reversed(self.referee.finished))
+        summaries.extend(self.referee.public_summary(s) for s in reversed(self.referee.finished))
         if request.status:
             summaries = [s for s in summaries if s.status == request.status]
         return pb.ListMatchesResponse(matches=summaries[:limit])
@@ -254,11 +319,14 @@ class RefereeServicer:
     async def GetMatchRecord(self, request: pb.GetMatchRecordRequest, context):  # noqa: N802
         await self._identity(context)
         match_id = request.match_id
+        if match_id in self.referee.matches:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id!r} is still being played")
         if match_id not in self.referee.finished_ids:
-            running = match_id in self.referee.matches
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no finished match {match_id!r}")
+        if self.referee.withheld(match_id):
             await context.abort(
-                grpc.StatusCode.FAILED_PRECONDITION if running else grpc.StatusCode.NOT_FOUND,
-                f"match {match_id!r} is still being played" if running else f"no finished match {match_id!r}",
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"match {match_id!r} is withheld until the match paired with it (same seed) is over",
             )
         path = self.referee.data_dir / "records" / f"{Path(match_id).name}.jsonl"
         try:
@@ -283,11 +351,14 @@ class RefereeServicer:
                 request.retries,
                 (request.connect_timeout_ms or 30_000) / 1000.0,
             )
+        except ShuttingDown as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         except MatchError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         if request.wait:
             await self.bridge.call(match.done.wait)
-        return pb.StartMatchResponse(match_id=match.id, summary=match.summary())
+        summary = match.summary(seed=True) if match.done.is_set() else match.summary()
+        return pb.StartMatchResponse(match_id=match.id, summary=self.referee.public_summary(summary))
 
     async def _create(self, *args: Any):
         match = self.referee.create_match(
@@ -303,7 +374,7 @@ class RefereeServicer:
         for summary in self.referee.finished:
             if request.game and summary.game != request.game:
                 continue
-            if summary.result.termination == "not_played":
+            if summary.result.termination in UNRATED_TERMINATIONS:  # no result: counts for nobody
                 continue
             scores = {s.role: s.score for s in summary.result.scores}
             for seat in summary.seats:
@@ -353,16 +424,85 @@ def _handlers(servicer: RefereeServicer) -> grpc.GenericRpcHandler:
 class RunningServer:
     """A started server: its bound address, the referee, and how to stop it."""
 
-    def __init__(self, server: grpc.aio.Server, bridge: TrioBridge, referee: Referee, address: str) -> None:
+    def __init__(
+        self, server: grpc.aio.Server, bridge: TrioBridge, referee: Referee, address: str,
+        watcher: asyncio.Task | None = None,
+    ) -> None:
         self.server = server
         self.bridge = bridge
         self.referee = referee
         self.address = address
+        self.watcher = watcher  # the token-file watcher task
+
+    async def drain(self, timeout_s: float, hurry: asyncio.Event | None = None) -> None:
+        """A graceful shutdown's first half (:meth:`Referee.drain`): no new sessions or matches;
+        running matches get ``timeout_s`` to finish (less if ``hurry`` is set), the rest end as
+        ``shutdown``; then every session ends with status OK. Call :meth:`stop` after it."""
+        bridge = self.bridge
+        trio_hurry = trio.Event()
+        if hurry is not None:
+            async def relay() -> None:
+                await hurry.wait()
+                bridge.call_soon(trio_hurry.set)
+
+            relay_task = asyncio.ensure_future(relay())
+        try:
+            await bridge.call(self.referee.drain, timeout_s, trio_hurry)
+        finally:
+            if hurry is not None:
+                relay_task.cancel()
 
     async def stop(self, grace: float = 2.0) -> None:
-        # Order matters: stop taking calls, then cancel trio, then wait for it.
+        # Order matters: stop watching tokens and taking calls, then cancel trio, then wait for it.
+        if self.watcher is not None:
+            self.watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watcher
         await self.server.stop(grace)
         await self.bridge.stop()
+
+
+def _in_use(address: str) -> bool:
+    """Whether another socket listens on ``address`` (checked before gRPC binds, so the common
+    case is one clear error, not gRPC's own log line too). A port 0 or a name that does not
+    resolve is left to gRPC."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    try:
+        number = int(port)
+        if number == 0:
+            return False
+        infos = socket.getaddrinfo(host or None, number, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (ValueError, OSError):
+        return False
+    bound = False
+    for family, kind, proto, _, sockaddr in infos:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does
+                probe.bind(sockaddr)
+                bound = True
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return True
+    return not bound
+
+
+def _bind(server: grpc.aio.Server, address: str, credentials: Any = None) -> int:
+    """Listen on ``address``; :class:`ServeError` when it is taken or not available."""
+    refused = ServeError(f"cannot listen on {address}: address in use or not available")
+    if _in_use(address):
+        raise refused
+    try:
+        if credentials is not None:
+            port = server.add_secure_port(address, credentials)
+        else:
+            port = server.add_insecure_port(address)
+    except RuntimeError:  # grpcio: "Failed to bind to address ..."
+        raise refused from None
+    if not port:
+        raise refused
+    return port
 
 
 async def start_server(
@@ -376,8 +516,15 @@ async def start_server(
     grace_s: float = 10.0,
     inbox_limit: int = 64,
     limits: Limits | None = None,
+    ledger: bool = True,
+    verify: bool = True,
+    on_referee: Callable[[Referee], None] | None = None,
 ) -> RunningServer:
-    """Bind, start trio and the referee, and serve. Raises :class:`ServeError`."""
+    """Bind, start trio and the referee, and serve. Raises :class:`ServeError`.
+
+    ``ledger``: keep ``matches.jsonl`` in ``data_dir`` (a tournament's referee does not: the run's
+    results are its ledger); ``verify``: check it at start and refuse to serve if it or a record
+    was changed. ``on_referee(referee)`` runs before the first call is taken."""
     if tls is None and not insecure and not is_loopback(address):
         raise ServeError(
             f"refusing plaintext on non-loopback address {address}: give --tls-cert/--tls-key, "
@@ -393,16 +540,28 @@ async def start_server(
             )
         except OSError as exc:
             raise ServeError(f"cannot read TLS files: {exc}") from None
-        port = server.add_secure_port(address, credentials)
+        port = _bind(server, address, credentials)
     else:
-        port = server.add_insecure_port(address)
-    if not port:
-        raise ServeError(f"cannot bind {address}")
+        port = _bind(server, address)
     bound = f"{address.rsplit(':', 1)[0]}:{port}"
     bridge = TrioBridge()
-    referee = Referee(bridge, tokens, registry, data_dir, grace_s=grace_s, inbox_limit=inbox_limit, address=bound)
-    await bridge.start(referee.run)
-    server.add_generic_rpc_handlers([_handlers(RefereeServicer(bridge, referee, tokens, limits))])
+    referee = Referee(bridge, tokens, registry, data_dir, grace_s=grace_s, inbox_limit=inbox_limit, address=bound,
+                      ledger=ledger, verify=verify)
+    try:
+        await bridge.start(referee.run)
+    except BaseException as exc:  # the referee could not start: trio's nurseries wrap the reason
+        await server.stop(None)
+        found = exc.split(VerifyError)[0] if isinstance(exc, BaseExceptionGroup) else exc
+        while isinstance(found, BaseExceptionGroup):
+            found = found.exceptions[0]
+        if isinstance(found, VerifyError):
+            raise ServeError(f"{found}; refusing to serve (`standoff verify {data_dir}` shows it; --no-verify "
+                             "serves anyway)") from None
+        raise
+    if on_referee is not None:
+        on_referee(referee)
+    servicer = RefereeServicer(bridge, referee, tokens, limits)
+    server.add_generic_rpc_handlers([_handlers(servicer)])
     health_servicer = health.aio.HealthServicer() if hasattr(health, "aio") else health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -411,20 +570,37 @@ async def start_server(
         result = health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         if asyncio.iscoroutine(result):
             await result
+    watcher = asyncio.ensure_future(servicer.watch_tokens())
     limits = limits or Limits()
     log.info("serving", address=bound, tls=tls is not None, max_sessions_per_bot=limits.max_sessions_per_bot,
              rate_limit=limits.rate_limit, rate_burst=limits.rate_burst)
-    return RunningServer(server, bridge, referee, bound)
+    return RunningServer(server, bridge, referee, bound, watcher)
 
 
-async def serve_forever(address: str, **kwargs: Any) -> None:
-    """Serve until SIGINT/SIGTERM, then shut down in order."""
+#: Seconds running matches get to finish on SIGTERM/SIGINT (`standoff serve --drain-s`).
+DEFAULT_DRAIN_S = 30.0
+
+
+async def serve_forever(address: str, *, drain_s: float = DEFAULT_DRAIN_S, **kwargs: Any) -> None:
+    """Serve until SIGINT/SIGTERM, then shut down gracefully: take no new session or match, let
+    running matches finish for ``drain_s`` seconds (a second signal cuts that short), end the
+    rest as ``shutdown`` (records closed, every seat told), end every session with status OK,
+    then stop."""
     running = await start_server(address, **kwargs)
     print(f"standoff referee listening on {running.address}", flush=True)
-    stop = asyncio.Event()
+    stop, hurry = asyncio.Event(), asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def signalled() -> None:
+        (hurry if stop.is_set() else stop).set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, signalled)
     await stop.wait()
-    log.info("shutting down")
+    running_matches = len(running.referee.matches)
+    log.info("shutting down", running_matches=running_matches, drain_s=drain_s)
+    if running_matches:
+        print(f"standoff: shutting down: {running_matches} matches get {drain_s:g} s to finish "
+              "(signal again to end them now)", file=sys.stderr, flush=True)
+    await running.drain(drain_s, hurry)
     await running.stop()

@@ -168,11 +168,14 @@ def match_started_message(
 
 
 def match_ended_message(
-    match_id: str, outcome: Any, roles: tuple[str, ...], faults: dict[str, dict[str, int]] | None = None
+    match_id: str, outcome: Any, roles: tuple[str, ...], faults: dict[str, dict[str, int]] | None = None,
+    role: str = "",
 ) -> pb.PlayResponse:
+    """``MatchEnded`` for the seat ``role`` (empty: the match's result in a summary)."""
     msg = pb.PlayResponse()
     m = msg.match_ended
     m.match_id = match_id
+    m.role = role
     m.winner = outcome.winner or ""
     for role, score in zip(roles, outcome.scores, strict=True):
         m.scores.add(role=role, score=score)

@@ -39,6 +39,11 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     Each seed is played once per seating, the seats rotated (swapped, for two roles), the legs
     adjacent in the schedule; ``games_per_pairing`` must then be a multiple of the number of roles
     (even, for two roles). False: every match has its own seed, and who sits first alternates.
+    The legs of a seed deal the same cards, so each leg gives a player the cards its opponent
+    holds in the other. Legs the referee plays (remote entrants, third-party plugins) therefore
+    run at the same time, and neither record nor seed is served before both end; but a bot that
+    links the two legs (it sits in both) still sees its opponent's starting hand and the draws
+    made so far (not future draws). Against entrants you do not trust, choose false.
 ``[match]``  (table, optional; only for ``game = "schotten-totten"``)
     A multi-game match (rules §7): ``games`` (integer >= 1) and/or ``target_score`` (integer >= 1).
     The winner of a game scores 5, the loser 1 per flag it claimed; the winner starts the next
@@ -69,8 +74,12 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     (the cluster's GCS address, from one of its nodes), or ``"local"``: start a local Ray
     cluster for the run with ``ray.init(num_cpus=workers)`` (bound to 127.0.0.1, stopped after
     the run).
-``master_seed``  (integer, default 1)
+``master_seed``  (integer, optional)
     Every match seed is derived from it (SHA-256, :func:`standoff.server.core.seeds.derive_seed`).
+    Without it, the run draws a secret one (:mod:`secrets`) and keeps it only in its run folder
+    (file ``master_seed``; a resume reads it, ``--fresh`` draws a new one). With it, the same
+    config plays the same matches; but anyone who knows or guesses it can compute every deal and
+    draw of the run: set it only when every entrant is trusted (built-in bots).
 ``output_dir``  (string, default ``"runs"``)
     Outputs go to ``<output_dir>/<name>/``; a relative path is relative to the current
     directory, not to the config file.
@@ -188,7 +197,7 @@ class TournamentConfig:
     workers: int = field(default_factory=_default_workers)
     executor: str = "local"
     ray_address: str = "auto"  # used with executor = "ray" only
-    master_seed: int = 1
+    master_seed: int | None = None  # None: a secret seed kept in the run folder (runner.py)
     output_dir: str = "runs"
     remote_wait_s: float = 30.0
     address: str = "127.0.0.1:0"
@@ -532,7 +541,9 @@ class _Parser:
                 self.fail("executor", "\"ray\" needs Ray, which is not installed: pip install 'standoff[ray]'")
         elif "ray_address" in data:
             self.fail("ray_address", f"only used with executor = \"ray\" (executor is {executor!r})")
-        master_seed = self.integer(data.get("master_seed", 1), "master_seed")
+        master_seed = data.get("master_seed")
+        if master_seed is not None:
+            master_seed = self.integer(master_seed, "master_seed")
         output_dir = self.string(data.get("output_dir", "runs"), "output_dir")
         if not output_dir.strip():
             self.fail("output_dir", "expected a folder path, got an empty string")

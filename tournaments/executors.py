@@ -34,7 +34,12 @@ from .config import TournamentConfig
 
 
 class RunError(RuntimeError):
-    """A run that cannot go on (a run folder of another config, a worker that keeps dying...)."""
+    """A run that cannot go on (a run folder of another config, a Ray cluster out of reach...)."""
+
+
+class MatchCrashed(RunError):
+    """One match could not be played: the worker processes playing it kept dying. The run goes
+    on; the match is an ``error`` result."""
 
 
 class MatchExecutor(Protocol):
@@ -149,7 +154,7 @@ class WorkerPool:
                 self.workers.remove(worker)
                 self.idle_send.send_nowait(await self._spawn())
                 if attempt == attempts - 1:
-                    raise RunError(f"worker processes died {attempts} times on match {job['spec']['match_id']}") from None
+                    raise MatchCrashed(f"worker processes died {attempts} times on match {job['spec']['match_id']}") from None
                 continue
             except BaseException:
                 # Cancelled mid-request: this worker's state is unknown, never reuse it.

@@ -572,7 +572,7 @@ def _matches_table(results: Sequence[Result], info: Mapping[str, Mapping[str, An
         link = f'<a href="{MATCHES_DIR}/{esc(page_name(result.match_id))}">{esc(result.match_id)}</a>'
         seats = "".join(f'<td class="name">{esc(result.seats.get(r, "-"))}</td>' for r in roles)
         if not result.played:
-            winner = '<span class="muted">not played</span>'
+            winner = f'<span class="muted">{"error: no result" if result.termination == "error" else "not played"}</span>'
         elif result.winner:
             winner = f'<span class="win">{esc(result.winner)}</span> ({esc(result.winner_role)})'
         else:
@@ -598,7 +598,9 @@ def _index_page(config: Mapping[str, Any], results: Sequence[Result], ratings: M
     summary = (
         f"{esc(game)} ({esc(ruleset)}) \u00b7 {esc(config.get('format', '?'))} \u00b7 "
         f"{matches.get('total', 0)} matches ({matches.get('played', 0)} played, "
-        f"{matches.get('not_played', 0)} not played) \u00b7 {matches.get('games', 0)} pairwise games"
+        f"{matches.get('not_played', 0)} not played"
+        + (f", {matches['error']} ended by an error" if matches.get("error") else "")
+        + f") \u00b7 {matches.get('games', 0)} pairwise games"
     )
     names = [p["name"] for p in ratings.get("players", [])]
     terms = sorted(ratings.get("terminations", {}).items(), key=lambda kv: (-kv[1], kv[0]))
@@ -638,7 +640,8 @@ def _nav(prev_page: str | None, next_page: str | None) -> str:
 
 def _result_line(result: Result) -> str:
     if not result.played:
-        return f"not played: {result.reason}"
+        what = "no result, the match ended by an error" if result.termination == "error" else "not played"
+        return f"{what}: {result.reason}"
     who = f"{result.winner} ({result.winner_role}) wins" if result.winner else "draw"
     return f"{who} by {result.termination}: {result.reason}"
 

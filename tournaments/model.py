@@ -8,12 +8,16 @@ A result is one line of ``results.jsonl``::
      "seats": {"p1": "greedy", "p2": "random"}, "played": true,
      "winner": "greedy", "winner_role": "p1", "scores": {"p1": 1.0, "p2": 0.0},
      "termination": "breakthrough", "reason": "...", "faults": {"p2": {"timeout": 1}},
-     "games": [...]}            # multi-game matches only: one entry per game
+     "games": [...],            # multi-game matches only: one entry per game
+     "records": {"r01-000012.jsonl": "<sha256>"}, "prev": "<sha256 of the line before>"}
 
 ``seats`` maps roles to entrant names; ``scores`` are per role (1 win, 0 loss; a draw shares the
 point: 0.5 each with two roles, 1/3 each with three; for a multi-game match, the match score
-shares). ``played`` is false for a match that could not be played (a remote entrant never
-connected): it is kept in the file but counts for nobody. Ratings see a match of more than two
+shares). ``played`` is false for a match without a result: termination ``not_played`` (a remote entrant
+never connected) or ``error`` (an engine or referee error ended it; never a bot's fault): it is
+kept in the file but counts for nobody. ``records`` maps the record files the result stands on to
+their digests, and ``prev`` (added by the writer) is the SHA-256 of the line before: see
+:mod:`standoff.tournaments.ledger`. Ratings see a match of more than two
 seats as its pairwise games (:meth:`Result.pairwise`; the choice is explained in
 :mod:`standoff.tournaments.report`).
 """
@@ -60,6 +64,10 @@ class Result:
     pair: int | None = None
     leg: int = 0
     games: list[dict[str, Any]] = field(default_factory=list)
+    #: The record files this result stands on (file name -> digest, see
+    #: :func:`standoff.server.records.record_digest`). Producers name them with an empty digest;
+    #: the results writer fills the digests in from the files when it writes the line.
+    records: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -80,6 +88,8 @@ class Result:
         }
         if self.games:
             line["games"] = self.games
+        if self.records:
+            line["records"] = dict(self.records)
         return line
 
     @classmethod
@@ -100,6 +110,7 @@ class Result:
             pair=line.get("pair"),
             leg=line.get("leg", 0),
             games=line.get("games") or [],
+            records=dict(line.get("records") or {}),
         )
 
     def pairwise(self) -> list[tuple[str, str, float]]:

@@ -88,7 +88,9 @@ Floats are rounded to 4 decimals, there are no timestamps; lists are in a meanin
       "faults": {"greedy": {}, "random": {"timeout": 1}},   # every entrant: kind -> count,
                                         # summed over its seats, all matches (played or not)
       "terminations": {"breakthrough": 18, "not_played": 2},   # all matches
-      "matches": {"total": 22, "played": 20, "not_played": 2, "games": 20}   # games: pairwise
+      "matches": {"total": 22, "played": 20, "not_played": 2, "error": 0, "games": 20}
+                                        # games: pairwise; not_played and error: matches
+                                        # without a result (played false), errors apart
     }
 
 Infinities: JSON has no infinity, so a value that is infinite mathematically is written as a
@@ -413,7 +415,10 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
         "matches": {
             "total": len(ordered),
             "played": played,
-            "not_played": len(ordered) - played,
+            # Matches without a result (played is false): an error is shown apart from the rest
+            # (a seat that never came, or a shutdown), never as a result.
+            "not_played": sum(1 for r in ordered if not r.played and r.termination != "error"),
+            "error": sum(1 for r in ordered if not r.played and r.termination == "error"),
             "games": len(triples),
         },
     }
@@ -532,9 +537,10 @@ def format_report(ratings: Mapping[str, Any]) -> str:
     players = list(ratings.get("players", []))
     out: list[str] = []
     matches = ratings.get("matches", {})
+    errors = f", {matches['error']} ended by an error" if matches.get("error") else ""
     out.append(
         f"Matches: {matches.get('total', 0)} ({matches.get('played', 0)} played, "
-        f"{matches.get('not_played', 0)} not played), {matches.get('games', 0)} pairwise games"
+        f"{matches.get('not_played', 0)} not played{errors}), {matches.get('games', 0)} pairwise games"
     )
     out.append("")
     if not players:

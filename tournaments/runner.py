@@ -32,23 +32,32 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+import structlog
 import trio
 
-from ..server.faults import TimeControl, policy_from_name
+from ..server.core.game import Outcome
+from ..server.core.record import Record, make_header, outcome_line
+from ..server.faults import ERROR, TimeControl, policy_from_name
+from ..server.local import code_version, new_seed
+from ..server.records import cut_torn_tail, write_record
 from ..server.plugins import PLUGINS_ENV
 from ..server.core.seeds import derive_seed
 from .config import TournamentConfig, is_remote, remote_name
-from .executors import MatchExecutor, RunError, make_executor, store_records
+from .executors import MatchCrashed, MatchExecutor, RunError, make_executor, store_records
 from .executors import Worker, WorkerPool  # noqa: F401 - re-exported: they used to live here
 from .model import MatchSpec, Result
 from .ratings import elo_update
+from ..server.ledger import LedgerWriter, digests
 from .report import elo_text, read_results, write_outputs
 from .schedule import ladder_round, schedule
 from .series import Series, result_of_game
+
+
+log = structlog.get_logger("standoff.tournament")
 
 
 @dataclass
@@ -58,6 +67,11 @@ class RunSummary:
     ratings: dict[str, Any]
     complete: bool
 
+    @property
+    def failed(self) -> list[Result]:
+        """Matches an engine or referee error ended (no result; their records say why)."""
+        return [r for r in self.results if r.termination == ERROR]
+
 
 # -- the run folder ---------------------------------------------------------------------------
 
@@ -66,12 +80,16 @@ def run_dir_of(config: TournamentConfig) -> Path:
     return Path(config.output_dir) / config.name
 
 
-def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False) -> tuple[Path, list[Result]]:
+def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bool = True,
+                    registry: Any = None) -> tuple[Path, list[Result]]:
     """Create or reopen the run folder; returns it and the results already there.
 
     A folder made by a different configuration is refused (resume must not mix tournaments),
     except for :data:`EXECUTION_KEYS` (where matches run does not change them); ``fresh`` wipes
-    the previous results first. A torn last line (a kill mid-write) is cut off.
+    the previous results (and the secret master seed) first. A torn last line (a kill mid-write)
+    is cut off. With ``verify``, results already there are checked first (the chain, every record
+    against its digest and its line; replaying every record is ``standoff verify``'s job): a run
+    whose files were changed is refused (:class:`RunError` naming the first bad line).
     """
     folder = run_dir_of(config)
     (folder / "records").mkdir(parents=True, exist_ok=True)
@@ -79,7 +97,7 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False) -> tuple[P
     wanted = json.dumps(config.to_json(), sort_keys=True, indent=2) + "\n"
     results_path = folder / "results.jsonl"
     if fresh:
-        for name in ("results.jsonl", "elo.jsonl", "ratings.json"):
+        for name in ("results.jsonl", "elo.jsonl", "ratings.json", SECRET_SEED_FILE):
             (folder / name).unlink(missing_ok=True)
         for record in (folder / "records").glob("*.jsonl"):
             record.unlink()
@@ -92,11 +110,45 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False) -> tuple[P
     for torn in (folder / "records").glob(".*.tmp"):  # a record being stored when the run was killed
         torn.unlink(missing_ok=True)
     if results_path.exists():
-        _cut_torn_tail(results_path)
+        cut_torn_tail(results_path)
+        if verify:
+            from ..server.verify import VerifyError, verify_folder
+
+            try:
+                verify_folder(folder, registry=registry, replay_records=False)
+            except VerifyError as exc:
+                raise RunError(f"{exc}; refusing to resume (--no-verify to resume anyway)") from None
         results = read_results(results_path)
     else:
         results = []
     return folder, results
+
+
+#: The run folder's file holding a secret master seed (a config without ``master_seed``).
+SECRET_SEED_FILE = "master_seed"
+
+
+def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentConfig:
+    """``config`` with a master seed: its own, or the run's secret one (drawn with
+    :mod:`secrets` on the first run and kept only in ``folder/master_seed``, readable by its
+    owner only; a resume reads it back)."""
+    if config.master_seed is not None:
+        return config
+    path = folder / SECRET_SEED_FILE
+    if path.exists():
+        try:
+            seed = int(path.read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            raise RunError(f"{path}: not a seed (a whole number); restore it, or --fresh to start again") from None
+    else:
+        seed = new_seed()
+        fd = os.open(path.with_name(f".{path.name}.tmp"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(f"{seed}\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(path.with_name(f".{path.name}.tmp"), path)
+    return replace(config, master_seed=seed)
 
 
 #: Config keys that only say where matches run: a run may be resumed with other values (every
@@ -117,15 +169,6 @@ def _same_tournament(saved: str, config: TournamentConfig) -> bool:
         old.pop(key, None)
         new.pop(key, None)
     return old == json.loads(json.dumps(new))
-
-
-def _cut_torn_tail(path: Path) -> None:
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with open(path, "r+b") as file:
-            file.truncate(data.rfind(b"\n") + 1)
-            file.flush()
-            os.fsync(file.fileno())
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -179,7 +222,9 @@ class CanonicalOrder:
 
 
 class ResultWriter:
-    """The only writer of results.jsonl and elo.jsonl: appends in canonical order."""
+    """The only writer of results.jsonl and elo.jsonl: appends in canonical order. Each results
+    line carries its records' digests and the digest of the line before it
+    (:mod:`standoff.server.ledger`)."""
 
     def __init__(self, folder: Path, done: list[Result], config: TournamentConfig) -> None:
         self.folder = folder
@@ -190,7 +235,7 @@ class ResultWriter:
         self.elo = {}
         for result in self.results:
             self._update_elo(result)
-        self.results_file = open(folder / "results.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+        self.ledger = LedgerWriter(folder / "results.jsonl")
         self.elo_file = open(folder / "elo.jsonl", "a", encoding="utf-8")  # noqa: SIM115
 
     def _update_elo(self, result: Result) -> list[dict[str, Any]]:
@@ -205,22 +250,28 @@ class ResultWriter:
             })
         return lines
 
-    def lines(self, result: Result) -> tuple[str, str]:
-        """Take ``result`` in; return its results.jsonl and elo.jsonl text (to :meth:`write`)."""
+    def take(self, result: Result) -> str:
+        """Take ``result`` in; return its elo.jsonl text (its results line is made by
+        :meth:`write`, which reads its records)."""
         self.results.append(result)
         # elo lines are the same as a full recompute writes
-        return json.dumps(result.to_json(), sort_keys=True) + "\n", elo_text(self._update_elo(result))
+        return elo_text(self._update_elo(result))
 
-    def write(self, results_text: str, elo_lines: str) -> None:
-        """Append and make durable (runs in a thread: fsync must not stall the coordinator)."""
-        self.results_file.write(results_text)
-        self.results_file.flush()
-        os.fsync(self.results_file.fileno())
+    def write(self, results: list[Result], elo_lines: str) -> None:
+        """Append the results (in order: each line chains to the one before) and their Elo lines
+        and make them durable. Runs in a thread: reading records and fsync must not stall the
+        coordinator."""
+        records = self.folder / "records"
+        text = []
+        for result in results:
+            result.records = digests(records, result.records)
+            text.append(self.ledger.text(result.to_json()))
+        self.ledger.append("".join(text))
         self.elo_file.write(elo_lines)
         self.elo_file.flush()
 
     def close(self) -> None:
-        self.results_file.close()
+        self.ledger.close()
         self.elo_file.close()
 
 
@@ -300,28 +351,47 @@ class Executor:
                 return False
         return True
 
-    async def play(self, spec: MatchSpec) -> Result:
-        roles = self.config.game_roles
+    async def play(self, spec: MatchSpec, embargo: str | None = None) -> Result:
+        """Play ``spec`` and return its result. A match that cannot be played because of an
+        error (an exception in a worker, a worker process that keeps dying on it) is an
+        ``error`` result, never a win or a draw; the run goes on. ``embargo``: the referee
+        withholds the record and seed until that group is released (paired legs)."""
         absent = [e for e in spec.seats if e in self.absent]
         if self.ladder and self.referee is not None:
             absent += [e for e in spec.seats if is_remote(e) and remote_name(e) not in self.referee.sessions]
         if absent:
-            return Result(
-                index=spec.index, match_id=spec.match_id, round=spec.round, seed=spec.seed,
-                seats=dict(zip(roles, spec.seats, strict=True)), played=False, winner=None, winner_role=None,
-                scores=dict.fromkeys(roles, 0.0), termination="not_played",
-                reason=f"never connected: {', '.join(sorted(set(absent)))}", pair=spec.pair, leg=spec.leg,
-            )
+            reason = f"never connected: {', '.join(sorted(set(absent)))}"
+            return await self._without_result(spec, "not_played", reason)
         if self.local(spec):
-            answer = await self.pool.run(self._job(spec))
+            try:
+                answer = await self.pool.run(self._job(spec))
+            except MatchCrashed as exc:
+                log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
+                return await self._without_result(spec, ERROR, str(exc))
             if "error" in answer:
-                raise RunError(f"match {spec.match_id} failed in a worker:\n{answer['error']}")
+                trace = answer["error"].rstrip()
+                log.error("match failed in a worker", match=spec.match_id, traceback=trace)
+                last = trace.splitlines()[-1] if trace else "unknown error"
+                return await self._without_result(spec, ERROR, f"engine or referee error: {last}"[:500])
             if answer.get("records"):
                 # Played where the run folder is not (Ray): the coordinator writes the records,
                 # before the result, so that every result line has its complete record.
                 await trio.to_thread.run_sync(store_records, self.folder / "records", answer["records"])
             return Result.from_json(answer["result"])
-        return await self._on_referee(spec)
+        return await self._on_referee(spec, embargo)
+
+    async def _without_result(self, spec: MatchSpec, termination: str, reason: str) -> Result:
+        """A result that counts for nobody, with a record (header and outcome line) that says why."""
+        c = self.config
+        roles = c.game_roles
+        outcome = Outcome.no_result(roles, termination, reason)
+        game = self.registry.game(c.game)
+        rules = game.rules(c.ruleset, c.options)
+        header = make_header(game, rules, spec.seed, dict(zip(roles, spec.seats, strict=True)),
+                             match_id=spec.match_id, code_version=code_version())
+        record = Record(header, footer=outcome_line(outcome, roles, faults={}))
+        await trio.to_thread.run_sync(write_record, self.folder / "records" / f"{spec.match_id}.jsonl", record)
+        return result_of_game(spec, roles, outcome, {})
 
     def _job(self, spec: MatchSpec) -> dict[str, Any]:
         c = self.config
@@ -338,7 +408,7 @@ class Executor:
             "plugins": os.environ.get(PLUGINS_ENV, ""),
         }
 
-    async def _on_referee(self, spec: MatchSpec) -> Result:
+    async def _on_referee(self, spec: MatchSpec, embargo: str | None = None) -> Result:
         c = self.config
         roles = c.game_roles
         series = c.match_games or c.target_score
@@ -353,11 +423,11 @@ class Executor:
                 c.game, c.ruleset, options, list(spec.seats), seed=seed, time_control=tc,
                 policy=policy_from_name(c.fault_policy), retries=c.retries,
                 connect_timeout_s=self.connect_timeout_s,
-                match_id=f"{spec.match_id}-g{number}" if series else spec.match_id,
+                match_id=f"{spec.match_id}-g{number}" if series else spec.match_id, embargo=embargo,
             )
             self.referee.start_match(match)
             await match.done.wait()
-            state = getattr(match, "final_state", None)
+            state = match.final_state
             game = self.registry.games[c.game]
             flags = game.flags_claimed(state) if state is not None and hasattr(game, "flags_claimed") else {}
             return match.outcome, flags, match.faults
@@ -384,6 +454,44 @@ def _specs(config: TournamentConfig, ladder: bool, rounds: int | None) -> Iterat
         number += 1
 
 
+@dataclass
+class Prepared:
+    """A run folder opened for a run: the config with its master seed resolved, the results
+    already there, and the record groups to withhold from the referee at once."""
+
+    config: TournamentConfig
+    folder: Path
+    done: list[Result]
+    withheld: dict[str, list[str]]  # embargo group -> record match ids of finished legs
+
+
+def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, verify: bool = True) -> Prepared:
+    """Open (or create) the run folder, resolve the master seed and find paired legs already
+    played whose partners are not (their records and seeds must be withheld from the referee
+    before it serves anything: they give the partners' deals away). ``verify``: check the
+    results already there first (:func:`standoff.server.verify.verify_folder`), refusing a run
+    whose results or records were changed."""
+    folder, done = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
+    resolved = resolve_master_seed(config, folder)
+    executor = Executor(resolved, folder, registry, None, None)
+    legs: dict[int, list[Result]] = {}
+    for result in done:
+        if result.pair is not None:
+            legs.setdefault(result.pair, []).append(result)
+    withheld = {}
+    for pair, results in sorted(legs.items()):
+        spec = MatchSpec(results[0].index, results[0].match_id, results[0].round,
+                         tuple(results[0].seats.values()), results[0].seed, pair, results[0].leg)
+        if len(results) < len(resolved.game_roles) and not executor.local(spec):
+            withheld[_group(pair)] = [Path(name).stem for r in results for name in r.records]
+    return Prepared(resolved, folder, done, withheld)
+
+
+def _group(pair: int) -> str:
+    """The referee's embargo group of paired legs ``pair``."""
+    return f"pair-{pair}"
+
+
 async def run_schedule(
     config: TournamentConfig,
     registry: Any,
@@ -394,12 +502,19 @@ async def run_schedule(
     rounds: int | None = None,
     progress: TextIO | None = None,
     on_round: Callable[[list[Result]], None] | None = None,
+    prepared: Prepared | None = None,
+    verify: bool = True,
 ) -> RunSummary:
     """The trio part of a run. ``referee`` is needed when some matches cannot run in the match
-    executor (remote entrants, untrusted plugin bots)."""
-    folder, done = prepare_run_dir(config, fresh=fresh)
+    executor (remote entrants, untrusted plugin bots). ``prepared``: the run folder opened by
+    :func:`prepare` already (else it is opened here)."""
+    if prepared is None:
+        prepared = prepare(config, registry, fresh=fresh, verify=verify)
+    config, folder, done = prepared.config, prepared.folder, prepared.done
     if referee is not None:
         referee.data_dir = folder  # its records land in the run folder
+        for group, ids in prepared.withheld.items():
+            referee.withhold(group, ids)
     done_ids = {r.match_id for r in done}
     writer = ResultWriter(folder, done, config)
     endless = (ladder or config.format == "ladder") and rounds is None
@@ -425,43 +540,56 @@ async def run_schedule(
         # Match ids in canonical order, not yet written; results that finished early wait there.
         order = CanonicalOrder({r.match_id for r in done})
         results_send, results_receive = trio.open_memory_channel[Result](math.inf)
-        limiter = trio.CapacityLimiter(max(1, config.concurrency))
+        # Paired legs the referee plays start together: room for all legs of a seed at least.
+        together = len(config.game_roles) if config.paired_seeds and referee is not None else 1
+        limiter = trio.CapacityLimiter(max(1, config.concurrency, together))
 
-        async def play(spec: MatchSpec, send: trio.MemorySendChannel[Result]) -> None:
+        async def play(legs: list[MatchSpec], send: trio.MemorySendChannel[Result]) -> None:
+            """One match, or the paired legs of one seed played by the referee: those run at
+            the same time, their records and seed withheld until the last leg ends."""
+            group = _group(legs[0].pair) if len(legs) > 1 or legs[0].pair is not None else None
             async with send:
                 try:
-                    send.send_nowait(await executor.play(spec))
+                    if len(legs) == 1 and (group is None or executor.local(legs[0])):
+                        send.send_nowait(await executor.play(legs[0]))
+                        return
+                    async with trio.open_nursery() as nursery:
+                        for leg in legs:
+                            nursery.start_soon(_send_result, executor, leg, group, send)
                 finally:
-                    limiter.release_on_behalf_of(spec)
+                    if group is not None and referee is not None:
+                        referee.release(group)
+                    for leg in legs:
+                        limiter.release_on_behalf_of(leg)
 
         async def write() -> None:
             last_round = None
             async for result in results_receive:
                 # Everything now writable in canonical order goes out in one durable batch (a
                 # second result for a match id already written or waiting is dropped).
-                batch_results, batch_elo, heads = [], [], []
+                batch_elo, heads = [], []
                 for head in order.add(result):
                     if on_round is not None and last_round is not None and head.round != last_round:
                         on_round(list(writer.results))
                     last_round = head.round
-                    text, elo = writer.lines(head)
-                    batch_results.append(text)
-                    batch_elo.append(elo)
+                    batch_elo.append(writer.take(head))
                     heads.append(head)
                 if heads:
-                    await trio.to_thread.run_sync(writer.write, "".join(batch_results), "".join(batch_elo))
+                    await trio.to_thread.run_sync(writer.write, heads, "".join(batch_elo))
                     for head in heads:
                         bar.update(head)
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(write)
             async with results_send:
-                for spec in specs:
-                    if spec.match_id in done_ids:
+                for legs in _units(specs, executor, referee):
+                    legs = [leg for leg in legs if leg.match_id not in done_ids]
+                    if not legs:
                         continue
-                    await limiter.acquire_on_behalf_of(spec)
-                    order.expect(spec.match_id)
-                    nursery.start_soon(play, spec, results_send.clone())
+                    for leg in legs:
+                        await limiter.acquire_on_behalf_of(leg)
+                        order.expect(leg.match_id)
+                    nursery.start_soon(play, legs, results_send.clone())
         complete = True
     finally:
         bar.close()
@@ -471,6 +599,29 @@ async def run_schedule(
     ratings = write_outputs(folder, writer.results, entrants=list(config.entrants), k=config.elo_k,
                             start=config.elo_start)
     return RunSummary(folder, writer.results, ratings, complete)
+
+
+async def _send_result(executor: Executor, spec: MatchSpec, group: str | None,
+                       send: trio.MemorySendChannel[Result]) -> None:
+    send.send_nowait(await executor.play(spec, group))
+
+
+def _units(specs: Iterator[MatchSpec], executor: Executor, referee: Any | None) -> Iterator[list[MatchSpec]]:
+    """The schedule in units to start together: the legs of one paired seed when the referee
+    plays them (remote entrants or untrusted plugins, for whom a finished leg's deal would
+    reveal the next leg's), else one match at a time. Legs of a seed are adjacent."""
+    unit: list[MatchSpec] = []
+    for spec in specs:
+        paired = spec.pair is not None and referee is not None and not executor.local(spec)
+        if unit and (not paired or spec.pair != unit[0].pair):
+            yield unit
+            unit = []
+        if paired:
+            unit.append(spec)
+        else:
+            yield [spec]
+    if unit:
+        yield unit
 
 
 def _plays_locally(config: TournamentConfig, registry: Any) -> bool:
@@ -519,18 +670,21 @@ def run_tournament(
     tokens: Any = None,
     announce: Callable[[str], None] | None = None,
     on_round: Callable[[list[Result]], None] | None = None,
+    verify: bool = True,
 ) -> RunSummary:
     """Run (or resume) a tournament to its end and return the summary. Ctrl-C stops it cleanly:
-    the results so far are kept and the outputs rewritten from them."""
+    the results so far are kept and the outputs rewritten from them. A resume first verifies
+    the results already there (``verify``; :class:`RunError` if they were changed)."""
     if registry is None:
         from ..server.plugins import load_registry
 
         registry = load_registry()
-    kwargs = dict(fresh=fresh, ladder=ladder, rounds=rounds, progress=progress, on_round=on_round)
+    kwargs = dict(ladder=ladder, rounds=rounds, progress=progress, on_round=on_round)
     try:
+        prepared = prepare(config, registry, fresh=fresh, verify=verify)
         if not needs_referee(config, registry):
-            return trio.run(lambda: run_schedule(config, registry, **kwargs))
-        return _run_with_server(config, registry, tokens, announce, kwargs)
+            return trio.run(lambda: run_schedule(config, registry, prepared=prepared, **kwargs))
+        return _run_with_server(prepared, registry, tokens, announce, kwargs)
     except BaseException as exc:
         if not _interrupted(exc):
             raise
@@ -551,16 +705,24 @@ def _interrupted(exc: BaseException) -> bool:
     return False
 
 
-def _run_with_server(config, registry, tokens, announce, kwargs) -> RunSummary:
+def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> RunSummary:
     import asyncio
 
     from ..server.auth import TokenRegistry
     from ..server.rpc import start_server
 
+    config = prepared.config
+
+    def withhold(referee: Any) -> None:
+        # Before the server takes its first call: a remote bot must never fetch a finished
+        # leg whose partner is still to be played.
+        for group, ids in prepared.withheld.items():
+            referee.withhold(group, ids)
+
     async def main() -> RunSummary:
         running = await start_server(
             config.address, tokens=tokens if tokens is not None else TokenRegistry(),
-            registry=registry, data_dir=run_dir_of(config),
+            registry=registry, data_dir=prepared.folder, on_referee=withhold, ledger=False,
         )
         loop = asyncio.get_running_loop()
         interrupted = asyncio.Event()
@@ -573,7 +735,8 @@ def _run_with_server(config, registry, tokens, announce, kwargs) -> RunSummary:
             if announce is not None:
                 announce(running.address)
             work = running.bridge.call(
-                functools.partial(run_schedule, config, registry, referee=running.referee, **kwargs)
+                functools.partial(run_schedule, config, registry, referee=running.referee, prepared=prepared,
+                                  **kwargs)
             )
             await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
         finally:

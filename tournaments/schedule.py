@@ -31,7 +31,9 @@ letters, digits, ``_``, ``.`` and ``-`` becomes ``_`` (``remote:alice`` → ``re
 and a name is cut to 48 characters. Should two ids of a cycle still coincide (names equal after
 this), each of them gets ``-i<index>`` appended.
 
-**Seeds.** ``derive_seed(master_seed, "match", cycle_or_round, a, b, n)``, with ``a``, ``b`` the
+**Seeds.** ``derive_seed(master_seed, "match", cycle_or_round, a, b, n)`` (a config without
+``master_seed`` is scheduled with the run's secret one, see
+:func:`standoff.tournaments.runner.resolve_master_seed`), with ``a``, ``b`` the
 pairing's entrant names *sorted* (so a seed does not depend on where the entrants are in the
 list) and ``n`` the pair number within the pairing (paired seeds, from 1) or the game number
 (from 1). For more roles, every name of the pairing, sorted.
@@ -126,6 +128,10 @@ def ladder_round(
 
 def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], prefix: str) -> list[MatchSpec]:
     """One cycle (or ladder round) over ``groups``, numbered from ``(cycle - 1) * len(result)``."""
+    if config.master_seed is None:
+        # Never derive seeds from a placeholder: a run resolves its secret seed first
+        # (runner.resolve_master_seed).
+        raise ValueError("the config has no master_seed: resolve the run's secret seed first")
     roles = len(config.roles())
     games = config.games_per_pairing
     per_cycle = len(groups) * games

@@ -10,20 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..server.core.game import UNRATED_TERMINATIONS
 from .model import MatchSpec, Result
 
 WIN_POINTS = 5
 MAX_GAMES = 25
 
-def result_of_game(spec: MatchSpec, roles: tuple[str, ...], outcome: Any, faults: dict) -> Result:
-    """A single-game match as a result line."""
+def result_of_game(spec: MatchSpec, roles: tuple[str, ...], outcome: Any, faults: dict,
+                   record: str | None = None) -> Result:
+    """A single-game match as a result line (``record``: its record's match id, default the
+    spec's). A termination without a result (``not_played``, ``error``) gives ``played`` false."""
     winner_role = outcome.winner
     seats = dict(zip(roles, spec.seats, strict=True))
     return Result(
         index=spec.index, match_id=spec.match_id, round=spec.round, seed=spec.seed, seats=seats,
-        played=outcome.termination != "not_played", winner=seats[winner_role] if winner_role else None,
+        played=outcome.termination not in UNRATED_TERMINATIONS, winner=seats[winner_role] if winner_role else None,
         winner_role=winner_role, scores=dict(zip(roles, outcome.scores, strict=True)),
         termination=outcome.termination, reason=outcome.reason, faults=faults, pair=spec.pair, leg=spec.leg,
+        records={f"{record or spec.match_id}.jsonl": ""},
     )
 
 
@@ -55,8 +59,11 @@ class Series:
         return None if done else (len(self.games) + 1, self.first)
 
     def add(self, outcome: Any, flags: dict[str, int], faults: dict[str, dict[str, int]]) -> None:
-        if outcome.termination == "not_played":
-            self.unplayed = result_of_game(self.spec, self.roles, outcome, faults)
+        if outcome.termination in UNRATED_TERMINATIONS:
+            # A game without a result (never played, or ended by an error): so is the match.
+            number = len(self.games) + 1
+            self.unplayed = result_of_game(self.spec, self.roles, outcome, faults, f"{self.spec.match_id}-g{number}")
+            self.unplayed.records = {**self._records(), **self.unplayed.records}
             return
         points = {
             role: WIN_POINTS if role == outcome.winner else flags.get(role, 0) for role in self.roles
@@ -72,6 +79,9 @@ class Series:
             "termination": outcome.termination, "points": points,
         })
         self.first = outcome.winner  # the winner starts the next game; after a draw, chance
+
+    def _records(self) -> dict[str, str]:
+        return {f"{self.spec.match_id}-g{game['game']}.jsonl": "" for game in self.games}
 
     def result(self) -> Result:
         if self.unplayed is not None:
@@ -90,5 +100,5 @@ class Series:
             index=spec.index, match_id=spec.match_id, round=spec.round, seed=spec.seed, seats=seats,
             played=True, winner=seats[winner_role] if winner_role else None, winner_role=winner_role,
             scores=scores, termination="series", reason=reason, faults=self.faults, pair=spec.pair,
-            leg=spec.leg, games=self.games,
+            leg=spec.leg, games=self.games, records=self._records(),
         )

@@ -87,7 +87,11 @@ def die_with_parent() -> None:
 def main() -> int:
     from ..server.plugins import load_registry
 
+    from ..server.logs import configure_logging
+
     die_with_parent()
+    # stdout is the coordinator's channel: diagnostics (an engine error's traceback) go to stderr.
+    configure_logging(json=False, level="warning", stream=sys.stderr)
 
     # Ctrl-C reaches the whole process group: the coordinator decides when workers stop (it
     # closes their stdin), so that a match in progress is never half-written by a worker.

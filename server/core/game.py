@@ -64,11 +64,19 @@ class Decision(NamedTuple):
 
 
 def sample_chance(rng: Any, decision: Decision) -> int:
-    """Pick a chance option with ``rng`` (a ``random.Random``): uniform, or by the decision's
-    weights. The one sampling rule of matches, replays and bots' rollouts alike."""
+    """Pick a chance option with ``rng``: uniform, or by the decision's weights. ``rng`` is a
+    :class:`~standoff.server.core.chance.ChanceStream` in matches (the referee's secret stream)
+    or a ``random.Random`` in bots' rollouts; only ``randrange`` and ``random`` are used. The one
+    sampling rule of matches and rollouts alike."""
     if decision.weights is None:
         return rng.randrange(len(decision.options))
-    return rng.choices(range(len(decision.options)), weights=decision.weights)[0]
+    point = rng.random() * sum(decision.weights)
+    last = len(decision.weights) - 1
+    for index, weight in enumerate(decision.weights):
+        point -= weight
+        if point < 0 or index == last:
+            return index
+    raise AssertionError("unreachable")
 
 
 _tuple_new = tuple.__new__
@@ -78,6 +86,13 @@ def make_decision(role: str, step: str, prompt: str, options: tuple[Option, ...]
     """``Decision(role, step, prompt, options)`` without the keyword machinery of NamedTuple's
     constructor: engines build one per step on their hot path."""
     return _tuple_new(Decision, (role, step, prompt, options, None))
+
+
+#: Terminations that are no result: the match counts for nobody (standings, Elo, ratings and
+#: reports leave it out, showing it apart). ``not_played``: a seat never came; ``error``: an
+#: engine or referee exception ended the match (a bug, never a bot's fault); ``shutdown``: the
+#: server stopped before the match could end.
+UNRATED_TERMINATIONS = frozenset({"not_played", "error", "shutdown"})
 
 
 class Outcome(NamedTuple):
@@ -102,6 +117,17 @@ class Outcome(NamedTuple):
     def draw(cls, roles: tuple[str, ...], termination: str, reason: str) -> Outcome:
         share = 1.0 / len(roles)
         return cls(None, tuple(share for _ in roles), termination, reason)
+
+    @classmethod
+    def no_result(cls, roles: tuple[str, ...], termination: str, reason: str) -> Outcome:
+        """A match that ended without a result (one of :data:`UNRATED_TERMINATIONS`): no
+        winner, every score 0."""
+        return cls(None, tuple(0.0 for _ in roles), termination, reason)
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match counts (it ended by the rules or by a bot's fault)."""
+        return self.termination not in UNRATED_TERMINATIONS
 
 
 class Rules(Protocol):

@@ -206,5 +206,5 @@ def replay(game: Game, record: Record) -> Any:
 
 #: Terminations decided by the referee rather than the rules (the match stops mid-game).
 REFEREE_TERMINATIONS = frozenset(
-    {"forfeit", "timeout", "illegal_choice", "disconnect", "crash", "aborted"}
+    {"forfeit", "timeout", "illegal_choice", "disconnect", "crash", "aborted", "error", "shutdown", "not_played"}
 )

@@ -143,7 +143,8 @@ def test_deterministic_given_seed_and_time_budget():
     assert records[0] == records[1]
     assert result.outcome.winner != "p2"  # it does not lose to random (a stalemate is possible)
     # a time budget answers too (its result may depend on the machine's speed)
-    state, decision = random_position(8, 50)
+    state, decision = random_position(8, 51)  # a `play` decision (a draw is not searched)
+    assert decision.step == "play"
     bot = IsmctsBot(1, seconds=0.05)
     index = bot.choose(*wire(decision, GAME.view(state, decision.role)))
     assert 0 <= index < len(decision.options) and "iterations" in bot.stats

@@ -46,6 +46,7 @@ def write_config(folder: Path, matches: int) -> Path:
     path.write_text(
         'name = "crash"\ngame = "schotten-totten"\n'
         f'output_dir = "{folder / "runs"}"\nentrants = ["greedy", "random"]\ngames_per_pairing = {matches}\n'
+        "master_seed = 1\n"  # explicit: the resumed run is compared with an uninterrupted one
     )
     return path
 

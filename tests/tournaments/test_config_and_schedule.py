@@ -5,6 +5,7 @@ schedules have the right size, order, seeds, seats and ids."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import re
 import textwrap
 from collections import Counter
@@ -71,7 +72,8 @@ def registry() -> Registry:
 
 
 def cfg(registry: Registry, **data) -> TournamentConfig:
-    base = {"name": "t", "game": "schotten-totten", "entrants": ["greedy", "random"]}
+    # A schedule needs a master seed; without one (the default) a run draws a secret one.
+    base = {"name": "t", "game": "schotten-totten", "entrants": ["greedy", "random"], "master_seed": 1}
     base.update(data)
     return parse_config(base, source="test.toml", registry=registry)
 
@@ -88,7 +90,8 @@ def test_example_configs_load(path: Path, registry: Registry) -> None:
     config = load_config(path, registry=registry)
     assert config.source == str(path)
     assert config.roles() == {"schotten-totten": ("p1", "p2"), "twilight-struggle": ("ussr", "us")}[config.game]
-    matches = ladder_round(config, 1) if config.format == "ladder" else schedule(config)
+    seeded = replace(config, master_seed=1) if config.master_seed is None else config
+    matches = ladder_round(seeded, 1) if config.format == "ladder" else schedule(seeded)
     assert matches
     # config.json form: JSON-ready, and read back into the same configuration
     data = json.loads(json.dumps(config.to_json()))
@@ -101,7 +104,10 @@ def test_demo_loads_with_the_default_registry() -> None:
     assert config.entrants == ("greedy", "random")
     assert config.paired_seeds and config.games_per_pairing % 2 == 0
     assert config.run_dir == Path("runs") / "demo"
-    assert len(schedule(config)) == config.games_per_pairing
+    assert config.master_seed is None  # the demo shows the default: a secret seed per run
+    assert len(schedule(replace(config, master_seed=7))) == config.games_per_pairing
+    with pytest.raises(ValueError, match="no master_seed"):
+        schedule(config)
 
 
 def test_demo_documents_every_key() -> None:
@@ -116,7 +122,8 @@ def test_demo_documents_every_key() -> None:
 
 
 def test_defaults(registry: Registry) -> None:
-    config = cfg(registry)
+    config = parse_config({"name": "t", "game": "schotten-totten", "entrants": ["greedy", "random"]},
+                          source="test.toml", registry=registry)
     assert config.ruleset is None and config.options == {}
     assert config.format == "round_robin" and config.gauntlet == ()
     assert config.games_per_pairing == 2 and config.paired_seeds is True
@@ -124,7 +131,7 @@ def test_defaults(registry: Registry) -> None:
     assert (config.bank_ms, config.increment_ms, config.max_per_decision_ms) == (0, 0, 0)
     assert (config.fault_policy, config.retries) == ("forfeit", 2)
     assert config.concurrency == 2 and 1 <= config.workers <= 2
-    assert config.master_seed == 1 and config.output_dir == "runs"
+    assert config.master_seed is None and config.output_dir == "runs"
     assert config.remote_wait_s == 30.0 and config.address == "127.0.0.1:0"
     assert (config.elo_k, config.elo_start) == (32, 1500)
 

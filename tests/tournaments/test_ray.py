@@ -91,7 +91,8 @@ def cluster(tmp_path_factory):
 
     markers = tmp_path_factory.mktemp("exit-markers")
     saved = {key: os.environ.get(key) for key in ("PYTHONPATH", EXIT_ENV)}
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    # HERE: this module (the exiter plugin); HERE.parent: tests/faultyengine.py (an engine bug)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")]))
     os.environ[EXIT_ENV] = str(markers)
     started = time.perf_counter()
     for attempt in range(2):  # a start-up can time out (30 s, Ray's own limit) on a busy machine
@@ -123,6 +124,8 @@ def write_config(folder: Path, name: str, tables: str = "", **extra) -> Path:
     lines = [f'name = "{name}"', 'game = "schotten-totten"', f'output_dir = "{folder / "runs"}"']
     lines += [f"{key} = {json.dumps(value)}" for key, value in extra.items()]
     folder.mkdir(parents=True, exist_ok=True)
+    if "master_seed" not in extra:
+        lines.append("master_seed = 1")  # explicit: these tests compare runs (the default is a secret seed)
     path = folder / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n" + tables)
     return path
@@ -279,6 +282,27 @@ def test_a_ray_worker_killed_mid_match_is_retried_and_counted_once(tmp_path, clu
 
 
 @needs_ray
+def test_an_engine_error_in_a_ray_task_is_an_error_result_as_in_local_workers(tmp_path, cluster, monkeypatch):
+    """tests/faultyengine.py makes some matches raise in the engine: on Ray as in local workers
+    they end as `error` (no result, a record that says why) and the other matches are played."""
+    monkeypatch.setenv("STANDOFF_PLUGINS", "faultyengine")
+    try:
+        common = dict(entrants=["greedy", "random"], games_per_pairing=8)
+        ray_run = run(write_config(tmp_path / "ray", "bugs", executor="ray", **common))
+        local = run(write_config(tmp_path / "local", "bugs", **common))
+    finally:
+        faulty = sys.modules.pop("faultyengine", None)  # the coordinator imported it: undo its patch
+        if faulty is not None:
+            faulty.restore()
+    assert ray_run.complete and len(ray_run.results) == 8
+    failed = [r for r in ray_run.results if r.termination == "error"]
+    assert 0 < len(failed) < 8 and all(not r.played and "EngineBug" in r.reason for r in failed)
+    assert [r.match_id for r in ray_run.failed] == [r.match_id for r in failed]
+    assert files(ray_run.run_dir) == files(local.run_dir)
+    assert records(ray_run.run_dir) == records(local.run_dir)
+
+
+@needs_ray
 def test_kill_the_coordinator_and_resume_with_ray(tmp_path, cluster):
     """SIGKILL a `standoff tournament` connected to the cluster (ray_address = "auto" finds it
     through $RAY_ADDRESS) after some results, twice; rerun it: the outputs equal a local run's."""
@@ -336,7 +360,12 @@ def test_remote_entrants_stay_on_the_referee(tmp_path, cluster):
         remote = "remote:ghost" in result.seats.values()
         assert result.played is not remote and (result.termination == "not_played") is remote
     played = sorted(r.match_id for r in summary.results if r.played)
-    assert len(played) == 2 and sorted(p.stem for p in (summary.run_dir / "records").glob("*.jsonl")) == played
+    assert len(played) == 2
+    # every result has its record; a match not played has one that says so (header and outcome)
+    assert sorted(p.stem for p in (summary.run_dir / "records").glob("*.jsonl")) == sorted(r.match_id for r in summary.results)
+    for result in summary.results:
+        footer = json.loads((summary.run_dir / "records" / f"{result.match_id}.jsonl").read_text().splitlines()[-1])
+        assert footer["termination"] == result.termination
 
 
 @needs_ray

@@ -199,7 +199,7 @@ def test_ratings_content_three_entrants() -> None:
     }
     assert list(r["faults"]) == ["alpha", "beta", "delta", "gamma"]  # sorted
     assert r["terminations"] == {"breakthrough": 3, "draw": 1, "not_played": 1, "score": 1}
-    assert r["matches"] == {"total": 6, "played": 5, "not_played": 1, "games": 7}
+    assert r["matches"] == {"total": 6, "played": 5, "not_played": 1, "error": 0, "games": 7}
     assert r["components"] == [
         {"players": ["alpha", "beta", "gamma"], "regularized": False},
         {"players": ["delta"], "regularized": False},
@@ -264,7 +264,7 @@ def test_determinism_under_shuffling() -> None:
 
 def test_empty_and_only_not_played() -> None:
     r = compute_ratings([])
-    assert r["players"] == [] and r["pairs"] == [] and r["matches"] == {"total": 0, "played": 0, "not_played": 0, "games": 0}
+    assert r["players"] == [] and r["pairs"] == [] and r["matches"] == {"total": 0, "played": 0, "not_played": 0, "error": 0, "games": 0}
     r = compute_ratings([match(0, "solo", "ghost", 1, played=False)], entrants=["solo"])
     assert [p["name"] for p in r["players"]] == ["ghost", "solo"]
     assert all(p["games"] == 0 and p["score_pct"] is None for p in r["players"])

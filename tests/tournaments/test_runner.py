@@ -24,6 +24,8 @@ def write_config(folder: Path, name: str, **extra) -> Path:
     lines = [f'name = "{name}"', 'game = "schotten-totten"', f'output_dir = "{folder / "runs"}"']
     for key, value in extra.items():
         lines.append(f"{key} = {json.dumps(value)}")
+    if "master_seed" not in extra:
+        lines.append("master_seed = 1")  # explicit: these tests compare runs (the default is a secret seed)
     path = folder / f"{name}.toml"
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")

@@ -35,7 +35,7 @@ ENTRANTS = ["greedy", "random", "remote:zed"]
 
 def config(**extra):
     data = {"name": "three", "game": "schotten-totten", "ruleset": "three_player", "entrants": ENTRANTS,
-            "games_per_pairing": 3}
+            "games_per_pairing": 3, "master_seed": 1}
     data.update(extra)
     return parse_config(data, source="test.toml", registry=load_registry(entry_points=False))
 
@@ -121,7 +121,7 @@ def test_a_three_player_win_is_a_win_over_both_and_a_draw_between_the_others():
 
 def test_known_dataset_gives_known_wdl_and_bradley_terry_ratings():
     r = compute_ratings(KNOWN, entrants=["A", "B", "C"])
-    assert r["matches"] == {"total": 6, "played": 6, "not_played": 0, "games": 18}
+    assert r["matches"] == {"total": 6, "played": 6, "not_played": 0, "error": 0, "games": 18}
     pairs = {(p["a"], p["b"]): (p["wins"], p["draws"], p["losses"]) for p in r["pairs"]}
     # By hand: A beats B in matches 0, 1, 5, draws in 3 and 4 (C won: A and B tie), loses 2.
     assert pairs == {("A", "B"): (3, 2, 1), ("A", "C"): (3, 2, 1), ("B", "C"): (1, 4, 1)}
@@ -185,6 +185,8 @@ def write_config(folder: Path, name: str, entrants: list[str], **extra) -> Path:
     lines = [f'name = "{name}"', 'game = "schotten-totten"', 'ruleset = "three_player"',
              f'output_dir = "{folder / "runs"}"', f"entrants = {json.dumps(entrants)}", "games_per_pairing = 3"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in extra.items()]
+    if "master_seed" not in extra:
+        lines.append("master_seed = 1")  # explicit: these tests compare runs (the default is a secret seed)
     path = folder / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -230,7 +232,7 @@ def check_coherent(run_dir: Path, entrants: list[str]) -> dict:
     text = (run_dir / "ratings.json").read_text()
     ratings = json.loads(text)
     assert text == ratings_text(compute_ratings(results, entrants=entrants))  # recomputed from results
-    assert ratings["matches"] == {"total": 3, "played": 3, "not_played": 0, "games": 9}
+    assert ratings["matches"] == {"total": 3, "played": 3, "not_played": 0, "error": 0, "games": 9}
     assert sum(ratings["terminations"].values()) == 3
     assert sorted(p["name"] for p in ratings["players"]) == sorted(entrants)
     for p in ratings["players"]:

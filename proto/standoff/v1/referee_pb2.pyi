@@ -207,20 +207,22 @@ class FaultCount(_message.Message):
     def __init__(self, role: _Optional[str] = ..., kind: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
 
 class MatchEnded(_message.Message):
-    __slots__ = ("match_id", "winner", "scores", "termination", "reason", "faults")
+    __slots__ = ("match_id", "winner", "scores", "termination", "reason", "faults", "role")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     winner: str
     scores: _containers.RepeatedCompositeFieldContainer[RoleScore]
     termination: str
     reason: str
     faults: _containers.RepeatedCompositeFieldContainer[FaultCount]
-    def __init__(self, match_id: _Optional[str] = ..., winner: _Optional[str] = ..., scores: _Optional[_Iterable[_Union[RoleScore, _Mapping]]] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., faults: _Optional[_Iterable[_Union[FaultCount, _Mapping]]] = ...) -> None: ...
+    role: str
+    def __init__(self, match_id: _Optional[str] = ..., winner: _Optional[str] = ..., scores: _Optional[_Iterable[_Union[RoleScore, _Mapping]]] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., faults: _Optional[_Iterable[_Union[FaultCount, _Mapping]]] = ..., role: _Optional[str] = ...) -> None: ...
 
 class RoleScore(_message.Message):
     __slots__ = ("role", "score")

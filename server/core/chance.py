@@ -1,0 +1,62 @@
+"""The chance role's randomness: a keyed cryptographic stream, never Mersenne Twister.
+
+A match's deals, draws and dice come from :class:`ChanceStream`, HMAC-SHA256 in counter mode keyed
+by the match seed. Two properties matter for a tournament server:
+
+* **same seed, same match**: the stream is a pure function of the seed, so a match is reproducible
+  from its seed (and verifiable from its record);
+* **observed draws predict nothing**: unlike ``random.Random``, whose whole state can be rebuilt
+  from 624 outputs, the outputs of an HMAC stream say nothing about later ones (or about the key)
+  to anyone who does not hold the seed. A bot that sees every draw of a match still cannot
+  predict the next card.
+
+The seed itself must then stay secret while the match is played (server-chosen seeds come from
+:mod:`secrets`; see ``docs/reliability.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+_WORD = 1 << 64
+
+
+class ChanceStream:
+    """Uniform integers and floats from ``HMAC-SHA256(key, counter)``, with
+    ``key = SHA-256("standoff-chance/1" | purpose | seed)``.
+
+    It offers the two methods of ``random.Random`` that drawing chance options needs,
+    :meth:`randrange` (exactly uniform: rejection sampling, no modulo bias) and :meth:`random`,
+    so :func:`standoff.server.core.game.sample_chance` takes either. ``purpose`` separates
+    independent streams of one match (``"chance"`` for the chance role, ``"faults"`` for the
+    fault policy's random substitutes).
+    """
+
+    __slots__ = ("_key", "_counter", "_words")
+
+    def __init__(self, seed: int, purpose: str = "chance") -> None:
+        self._key = hashlib.sha256(f"standoff-chance/1\x1f{purpose}\x1f{int(seed)}".encode()).digest()
+        self._counter = 0
+        self._words: list[int] = []
+
+    def _word(self) -> int:
+        """The next 64-bit word of the stream (four per HMAC block)."""
+        if not self._words:
+            block = hmac.digest(self._key, self._counter.to_bytes(8, "big"), "sha256")
+            self._counter += 1
+            self._words = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._words.pop()
+
+    def randrange(self, n: int) -> int:
+        """A uniform integer in ``0 .. n - 1`` (``n >= 1``)."""
+        if n < 1:
+            raise ValueError(f"randrange({n}): empty range")
+        limit = _WORD - _WORD % n  # the largest multiple of n that fits: no value is favoured
+        while (word := self._word()) >= limit:
+            pass
+        return word % n
+
+    def random(self) -> float:
+        """A uniform float in ``[0, 1)`` with 53 random bits."""
+        return (self._word() >> 11) * (1.0 / (1 << 53))
