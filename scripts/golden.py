@@ -22,10 +22,10 @@ CASES = [
     ("schotten-totten", "battle_line", {}, 3),
     ("schotten-totten", "classic", {}, 4),
     # Random Twilight Struggle games rarely last: seeds chosen to reach turn 10 (final scoring),
-    # turn 7 (ended by the Cuban Missile Crisis) and a DEFCON end in turn 1.
-    ("twilight-struggle", "deluxe", {}, 395),
-    ("twilight-struggle", "deluxe", {}, 1002),
-    ("twilight-struggle", "deluxe", {}, 5),
+    # turn 7 (ended by the Cuban Missile Crisis) and a DEFCON end in turn 2.
+    ("twilight-struggle", "deluxe", {}, 2),
+    ("twilight-struggle", "deluxe", {}, 487),
+    ("twilight-struggle", "deluxe", {}, 1),
 ]
 
 

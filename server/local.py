@@ -58,7 +58,7 @@ log = structlog.get_logger("standoff.match")
 
 
 def chance_rng(seed: int) -> ChanceStream:
-    """The stream the chance role of match ``seed`` draws from (HMAC-SHA256 keyed by the seed:
+    """The stream the chance role of match ``seed`` draws from (SHAKE-256 keyed by the seed:
     its draws predict nothing to whoever lacks the seed)."""
     return ChanceStream(seed, "chance")
 

