@@ -438,7 +438,7 @@ def test_a_flood_of_answers_while_the_opponent_thinks_ends_only_that_session(ser
     bob = RawClient(server.address, server.tokens.add("bob"))  # never answers: alice's seat is not asked
     alice.next("welcome"), bob.next("welcome")
     server.start_match(["remote:alice", "remote:bob"], seed=3, fault_policy=pb.FAULT_POLICY_RANDOM,
-                       time_control=pb.TimeControl(max_per_decision_ms=5_000))
+                       time_control=pb.TimeControl(max_per_decision_ms=5_000), options={"first": "p1"})
     last = None
     while True:  # answer alice's decisions until it is bob's turn
         try:
