@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from standoff.v1 import referee_pb2 as pb
 
-from .core.chance import ChanceStream
 from .core.game import Outcome
 
 FORFEIT, RANDOM, RETRY = pb.FAULT_POLICY_FORFEIT, pb.FAULT_POLICY_RANDOM, pb.FAULT_POLICY_RETRY
@@ -85,12 +84,6 @@ def policy_from_name(name: str) -> int:
         return POLICY_BY_NAME[name]
     except KeyError:
         raise ValueError(f"unknown fault policy {name!r} (choose from {', '.join(POLICY_BY_NAME)})") from None
-
-
-def fault_rng(seed: int) -> ChanceStream:
-    """Where substituted options come from: the match seed (so that a match replays), through
-    a stream of its own that draws tell nothing about."""
-    return ChanceStream(seed, "faults")
 
 
 def forfeit_outcome(roles: tuple[str, ...], forfeit: Forfeit) -> Outcome:

@@ -37,6 +37,25 @@ class RecordWriter:
         self.close()
 
 
+class RecordFile:
+    """A record file opened by its first line: pass it as a match driver's ``on_line``. A match
+    that never begins writes nothing until its outcome (then header and outcome line)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.writer: RecordWriter | None = None
+
+    def __call__(self, line: dict[str, Any]) -> None:
+        if self.writer is None:
+            self.writer = RecordWriter(self.path)
+        self.writer.write(line)
+
+    def close(self) -> None:
+        """Flush and fsync (if anything was written)."""
+        if self.writer is not None:
+            self.writer.close()
+
+
 def write_record(path: str | os.PathLike[str], record: Record) -> None:
     with RecordWriter(path) as writer:
         writer.write(record.header)

@@ -40,7 +40,8 @@ from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE
 from .bridge import Inbox, TrioBridge
 from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
-from .referee import UNDECODABLE, MatchError, Referee, Session, ShuttingDown
+from .referee import MatchError, Referee, ShuttingDown
+from .sessions import UNDECODABLE, Ending, Session
 from .verify import VerifyError
 
 log = structlog.get_logger("standoff.rpc")
@@ -64,6 +65,17 @@ SERVER_OPTIONS = [
 #: Seconds between two looks at the token file for open sessions whose token no longer verifies.
 TOKEN_WATCH_INTERVAL_S = 0.25
 REVOKED = "token revoked"
+#: The gRPC status of each way the referee (or this edge) ends a session with an error; a
+#: session ended otherwise ends with status OK. The only place that maps them.
+STATUS_OF_ENDING = {
+    Ending.FLOODING: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Ending.NOT_READING: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Ending.RATE_LIMIT: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Ending.UNDECODABLE: grpc.StatusCode.INVALID_ARGUMENT,
+    Ending.UNSUPPORTED_VERSION: grpc.StatusCode.FAILED_PRECONDITION,
+    Ending.REVOKED: grpc.StatusCode.UNAUTHENTICATED,
+    Ending.REFEREE_ERROR: grpc.StatusCode.INTERNAL,
+}
 
 
 class ServeError(ValueError):
@@ -168,7 +180,7 @@ class RefereeServicer:
                 current = self.tokens.verify_digest(digest) if digest else None
                 if current is None or current.name != name:
                     log.warning("ending session: its token no longer verifies", session=session.id, bot=name)
-                    session.end(grpc.StatusCode.UNAUTHENTICATED, REVOKED)
+                    session.end(Ending.REVOKED, REVOKED)
 
     async def watch_tokens(self, interval: float = TOKEN_WATCH_INTERVAL_S) -> None:
         """Look at the token file every ``interval`` seconds, until cancelled."""
@@ -265,11 +277,11 @@ class RefereeServicer:
                     if session.closed:
                         return
                     if bucket is not None and not bucket.take():
-                        session.end(grpc.StatusCode.RESOURCE_EXHAUSTED, self._rate_exceeded(name))
+                        session.end(Ending.RATE_LIMIT, self._rate_exceeded(name))
                         return
                     if not session.inbox.push(message):
                         session.end(
-                            grpc.StatusCode.RESOURCE_EXHAUSTED,
+                            Ending.FLOODING,
                             f"more than {self.referee.inbox_limit} messages waiting: flooding",
                         )
                         return
@@ -279,8 +291,8 @@ class RefereeServicer:
                 # In order: the messages before them are handled and answered, then the session
                 # ends with INVALID_ARGUMENT (unless one of them ended it already).
                 log.info("undecodable message", session=session.id, bot=name)
-                if not session.inbox.push(UNDECODABLE) and session.end_status is None:
-                    session.end_status = (grpc.StatusCode.INVALID_ARGUMENT, "a message that is not a PlayRequest")
+                if not session.inbox.push(UNDECODABLE) and session.ending is None:
+                    session.ending = (Ending.UNDECODABLE, "a message that is not a PlayRequest")
             except Exception as exc:  # noqa: BLE001 - e.g. the stream aborted under the reader
                 log.info("session input ended", session=session.id, bot=name, error=type(exc).__name__)
             finally:
@@ -290,10 +302,11 @@ class RefereeServicer:
         try:
             while (data := await session.out.get()) is not None:
                 yield data
-            if session.end_status is not None:
-                log.info("session ended", session=session.id, bot=name, status=session.end_status[0].name,
-                         details=session.end_status[1])
-                await context.abort(*session.end_status)
+            if session.ending is not None:
+                ending, details = session.ending
+                status = STATUS_OF_ENDING[ending]
+                log.info("session ended", session=session.id, bot=name, status=status.name, details=details)
+                await context.abort(status, details)
         finally:
             reader.cancel()
             session.inbox.close()
@@ -311,7 +324,7 @@ class RefereeServicer:
         # Seeds only of matches that are over, and whose paired matches are over too: until
         # then a seed would let anyone compute the deal and every draw.
         summaries = [m.summary() for m in self.referee.matches.values()]
-        summaries.extend(self.referee.public_summary(s) for s in reversed(self.referee.finished))
+        summaries.extend(self.referee.public_summary(s) for s in reversed(self.referee.archive.finished))
         if request.status:
             summaries = [s for s in summaries if s.status == request.status]
         return pb.ListMatchesResponse(matches=summaries[:limit])
@@ -321,7 +334,7 @@ class RefereeServicer:
         match_id = request.match_id
         if match_id in self.referee.matches:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id!r} is still being played")
-        if match_id not in self.referee.finished_ids:
+        if match_id not in self.referee.archive.finished_ids:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no finished match {match_id!r}")
         if self.referee.withheld(match_id):
             await context.abort(
@@ -371,7 +384,7 @@ class RefereeServicer:
     async def GetStandings(self, request: pb.GetStandingsRequest, context):  # noqa: N802
         await self._identity(context)
         table: dict[str, list[float]] = {}
-        for summary in self.referee.finished:
+        for summary in self.referee.archive.finished:
             if request.game and summary.game != request.game:
                 continue
             if summary.result.termination in UNRATED_TERMINATIONS:  # no result: counts for nobody

@@ -19,6 +19,15 @@ from typing import Any, NamedTuple
 from .game import Decision, Option, Outcome
 
 
+#: Automatic frames one decision may take at most (a full Twilight Struggle turn change runs a
+#: few hundred); past it the engine is stuck in a loop.
+SETTLE_BUDGET = 100_000
+
+
+class EngineStall(RuntimeError):
+    """An engine step that never asks a decision nor ends the match (a bug)."""
+
+
 class HistoryEntry(NamedTuple):
     """One choice as the record and the views know it.
 
@@ -162,12 +171,17 @@ class StackGame:
         return state.outcome
 
     def _settle(self, state: StackState) -> None:
-        """Run automatic frames until one asks a decision or the match ends."""
+        """Run automatic frames until one asks a decision or the match ends: at most
+        :data:`SETTLE_BUDGET` of them, so that a step that never asks (a bug) raises
+        :class:`EngineStall` instead of holding the referee's thread forever."""
         steps = self.steps
         stack = state.stack
-        while state.outcome is None:
+        for _ in range(SETTLE_BUDGET):
+            if state.outcome is not None:
+                return
             frame = stack[-1]
             decision = steps[frame[0]].run(self, state, frame)
             if decision is not None:
                 state.pending = decision
                 return
+        raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")

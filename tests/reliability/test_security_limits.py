@@ -369,7 +369,8 @@ def test_a_session_whose_client_does_not_read_is_ended_at_the_queue_limit():
     from collections import deque
 
     from standoff.server.auth import Identity
-    from standoff.server.referee import OUT_LIMIT, Session
+    from standoff.server.rpc import STATUS_OF_ENDING
+    from standoff.server.sessions import OUT_LIMIT, Session
 
     class Inbox:
         def __init__(self):
@@ -382,7 +383,8 @@ def test_a_session_whose_client_does_not_read_is_ended_at_the_queue_limit():
     for _ in range(OUT_LIMIT + 10):
         session.send(b"x")
     assert session.closed and session.out.qsize() == OUT_LIMIT + 1  # ...and the end marker
-    assert session.end_status[0] == grpc.StatusCode.RESOURCE_EXHAUSTED and "not reading" in session.end_status[1]
+    ending, details = session.ending
+    assert STATUS_OF_ENDING[ending] == grpc.StatusCode.RESOURCE_EXHAUSTED and "not reading" in details
     assert session.inbox.closed and not session.inbox.items  # nothing more is handled for it
 
 

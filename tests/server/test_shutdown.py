@@ -140,7 +140,9 @@ def test_a_second_signal_ends_the_drain_at_once(tmp_path):
     )
     client = None
     try:
-        address = server.stdout.readline().split()[-1]
+        line = server.stdout.readline()
+        assert "listening on" in line, server.stderr.read()
+        address = line.split()[-1]
         client = RawClient(address, stuck)
         match_id = start(address, admin, ["greedy", "remote:stuck"])
         assert client.next("decision", timeout=30) is not None

@@ -149,15 +149,21 @@ def test_remote_entrant_plays_and_a_flooding_one_forfeits(tmp_path):
     runner.join(120)
     summary = box["summary"]
     assert len(summary.results) == 6 and len(bot_results) == 4
+    flood_results = []
     for result in summary.results:
         if "remote:flood" in result.seats.values():
             role = next(r for r, n in result.seats.items() if n == "remote:flood")
             # A flood of empty envelopes is refused message by message (protocol errors) or, if
             # the inbox overflows first, ends the session (a disconnect): either way, a forfeit.
-            assert result.termination == "forfeit"
-            assert set(result.faults[role]) <= {"protocol_error", "disconnect"}
+            # A match of flood's that only begins after its session was cut waits for it in
+            # vain: not played (never a loss for the other side).
+            flood_results.append(result.termination)
+            assert result.termination in ("forfeit", "not_played")
+            if result.termination == "forfeit":
+                assert set(result.faults[role]) <= {"protocol_error", "disconnect"}
         else:
             assert result.played and result.termination != "forfeit"
+    assert "forfeit" in flood_results
     flooder.close()
 
 

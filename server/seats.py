@@ -1,0 +1,288 @@
+"""Seats played in this process: :class:`InProcessSeat` drives a trusted bot exactly as the wire
+would (every message serialised and decoded again before the bot sees it: no shared objects
+with the referee), so a bot behaves the same in-process and over the network.
+
+The referee's seats are here too, each asked with ``await seat.ask(match, ask)``: a trusted
+bot in a worker thread (:class:`LocalSeat`), a bot connected with a token (:class:`RemoteSeat`),
+a third-party plugin bot in a subprocess of its own (:class:`RunnerSeat`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from abc import ABC, abstractmethod
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+import trio
+
+from standoff.v1 import referee_pb2 as pb
+
+from ..sdk.types import Decision as BotDecision
+from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
+from ..sdk.types import Option as BotOption
+from .core.game import Decision, Game
+from .faults import CRASH, DISCONNECT, FORFEIT, ILLEGAL, RANDOM, STALE, TIMEOUT
+from .wire import decision_message, encode_view, serialize
+
+log = structlog.get_logger("standoff.referee")
+
+_BOT_OPTIONS: dict[tuple[str, str], BotOption] = {}
+
+
+def _bot_option(option: Any) -> BotOption:
+    """The SDK's Option for an engine option (memoised: engines reuse their option values)."""
+    key = (option.key, option.label)
+    found = _BOT_OPTIONS.get(key)
+    if found is None:
+        if len(_BOT_OPTIONS) > 100_000:
+            _BOT_OPTIONS.clear()
+        found = _BOT_OPTIONS[key] = BotOption(option.key, option.label)
+    return found
+
+
+class InProcessSeat:
+    """Drives a trusted in-process bot exactly as the wire would: every message is serialised
+    and decoded again before the bot sees it (no shared objects with the referee)."""
+
+    def __init__(self, bot: Any, game: Game, match_id: str) -> None:
+        self.bot = bot
+        self.game = game
+        self.match_id = match_id
+        self.uses_view = getattr(bot, "uses_view", True)
+        self.history_sent = 0  # history entries already sent: later views carry only the new ones
+        self.book = HistoryBook()
+
+    def start(self, message: pb.PlayResponse) -> None:
+        wire = pb.PlayResponse.FromString(serialize(message))
+        self.bot.start(decode_match_started(wire.match_started))
+
+    def ask(self, state: Any, decision: Decision, decision_id: int, clocks: dict[str, int]) -> Any:
+        """Ask the bot; returns whatever it answered (validated by the caller)."""
+        return self.answer(self.prepare(state, decision, decision_id, clocks))
+
+    def prepare(self, state: Any, decision: Decision, decision_id: int, clocks: dict[str, int]) -> Any:
+        """Everything the bot will see, built from the state now (the referee's thread): the
+        wire bytes of the decision, or the bare decision for bots that read no view."""
+        if self.uses_view:
+            view = self.game.view(state, decision.role, self.history_sent)
+            if view["history"]:
+                self.history_sent = view["history"][-1][0]
+            message = decision_message(self.match_id, decision_id, decision, encode_view(self.game.name, view), clocks)
+            return serialize(message)
+        return BotDecision(
+            self.match_id,
+            decision_id,
+            decision.role,
+            decision.step,
+            decision.prompt,
+            tuple(map(_bot_option, decision.options)),
+            dict(clocks),
+        )
+
+    def answer(self, prepared: Any) -> Any:
+        """Decode and ask the bot (may run in a worker thread: touches no referee state)."""
+        if isinstance(prepared, bytes):
+            bot_decision, bot_view = decode_decision(pb.PlayResponse.FromString(prepared).decision)
+            self.book.complete(bot_decision.match_id, bot_view)
+            return self.bot.choose(bot_decision, bot_view)
+        return self.bot.choose(prepared, None)
+
+    def end(self, message: pb.PlayResponse) -> None:
+        wire = pb.PlayResponse.FromString(serialize(message))
+        self.bot.end(decode_match_ended(wire.match_ended))
+
+
+# -- the referee's seats (trio) ------------------------------------------------------------------
+#
+# The referee asks every seat the same way, ``await seat.ask(match, ask)``, and gets back
+# ``("ok", index, think_ms or None)`` or ``("fault", kind, detail)``; what a fault leads to is the
+# match driver's business (:meth:`standoff.server.match.MatchDriver.fault`).
+
+#: The ``Error`` code a remote seat is sent with each fault.
+_ERROR_CODES = {TIMEOUT: pb.ERROR_CODE_TIMEOUT, ILLEGAL: pb.ERROR_CODE_ILLEGAL_OPTION, STALE: pb.ERROR_CODE_STALE_DECISION}
+
+
+class Seat(ABC):
+    """One role of a referee match and who plays it (``bot``: as given, ``greedy`` or
+    ``remote:alice``)."""
+
+    #: Whether a session (a remote bot, or a runner's) answers for this seat.
+    remote = False
+    identity = ""  # the token name that may answer for this seat (remote seats)
+
+    def __init__(self, role: str, bot: str) -> None:
+        self.role, self.bot = role, bot
+
+    @abstractmethod
+    async def start(self, match: Any, message: pb.PlayResponse) -> None:
+        """Send ``MatchStarted``."""
+
+    @abstractmethod
+    async def ask(self, match: Any, ask: Any) -> tuple:
+        """``("ok", index, think_ms or None)`` or ``("fault", kind, detail)``."""
+
+    @abstractmethod
+    async def end(self, match: Any, message: pb.PlayResponse) -> None:
+        """Send ``MatchEnded``."""
+
+    def faulted(self, match_id: str, ask: Any, kind: str, detail: str) -> None:
+        """Tell the bot about its fault (remote seats get an ``Error``)."""
+
+    def asked(self) -> None:
+        """The pending decision is settled (answered, substituted or the match is over)."""
+
+
+class LocalSeat(Seat):
+    """A trusted bot in the referee's process, asked in a worker thread through an
+    :class:`InProcessSeat` (its view built here, from the state, before the thread starts)."""
+
+    def __init__(self, role: str, bot: str, local: InProcessSeat) -> None:
+        super().__init__(role, bot)
+        self.local = local
+
+    async def start(self, match: Any, message: pb.PlayResponse) -> None:
+        await trio.to_thread.run_sync(self.local.start, message)
+
+    async def ask(self, match: Any, ask: Any) -> tuple:
+        prepared = self.local.prepare(match.driver.state, ask.decision, ask.number, ask.clocks)
+        started = trio.current_time()
+        with trio.move_on_after(ask.allowance_ms / 1000.0):
+            try:
+                index = await trio.to_thread.run_sync(self.local.answer, prepared, abandon_on_cancel=True)
+            except Exception as exc:  # noqa: BLE001 - the bot's own bug
+                return ("fault", CRASH, f"bot raised {type(exc).__name__}: {exc}")
+            think_ms = (trio.current_time() - started) * 1000.0
+            if type(index) is not int or not 0 <= index < len(ask.decision.options):
+                return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
+            return ("ok", index, think_ms)
+        return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
+
+    async def end(self, match: Any, message: pb.PlayResponse) -> None:
+        await trio.to_thread.run_sync(self.local.end, message, abandon_on_cancel=True)
+
+
+@dataclass(eq=False)
+class _Waiting:
+    """A remote seat's pending decision, as sent."""
+
+    number: int = 0
+    message: bytes = b""
+    rebuild: Any = None  # (history_from) -> bytes: the message again (after a reconnect)
+    sent_to: Any = None  # the session it was last sent to
+
+
+class RemoteSeat(Seat):
+    """A bot that connects with a token (``remote:NAME``) and answers over its session. Answers
+    and protocol faults reach the seat's queue (:attr:`events`) from the session handler;
+    disconnects and reconnects wake it."""
+
+    remote = True
+
+    def __init__(self, role: str, bot: str, identity: str) -> None:
+        super().__init__(role, bot)
+        self.identity = identity
+        self.session: Any = None
+        self.history_sent = 0  # history entries this seat's session already has
+        self.pending = _Waiting()
+        self.connected = trio.Event()
+        # Unbounded so that control events (disconnect, reconnect) are never lost; answers and
+        # protocol faults are bounded by SEAT_EVENTS_LIMIT in the referee.
+        self.events = trio.open_memory_channel(math.inf)
+        self.disconnected_for_good = False
+
+    @property
+    def pending_id(self) -> int:
+        return self.pending.number
+
+    async def start(self, match: Any, message: pb.PlayResponse) -> None:
+        if self.session is not None:
+            self.session.send(message)
+
+    async def end(self, match: Any, message: pb.PlayResponse) -> None:
+        self.pending = _Waiting()
+        if self.session is not None:
+            self.session.send(message)
+
+    def asked(self) -> None:
+        self.pending = _Waiting()
+
+    def faulted(self, match_id: str, ask: Any, kind: str, detail: str) -> None:
+        if self.session is not None:
+            self.session.error(_ERROR_CODES.get(kind, pb.ERROR_CODE_PROTOCOL), detail, match_id, ask.number)
+
+    def _message(self, match: Any, ask: Any, history_from: int) -> bytes:
+        view = match.game.view(match.driver.state, self.role, history_from)
+        if view["history"]:
+            self.history_sent = view["history"][-1][0]
+        wire_view = encode_view(match.game.name, view)
+        return serialize(decision_message(match.id, ask.number, ask.decision, wire_view, ask.clocks, ask.attempt))
+
+    async def ask(self, match: Any, ask: Any) -> tuple:
+        pending = self.pending = _Waiting(ask.number, self._message(match, ask, self.history_sent),
+                                          lambda history_from: self._message(match, ask, history_from))
+        receive = self.events[1]
+        if self.session is not None:
+            self.session.send(pending.message)
+            pending.sent_to = self.session
+        deadline = trio.current_time() + ask.allowance_ms / 1000.0
+        options = len(ask.decision.options)
+        while True:
+            if self.session is None:
+                if self.disconnected_for_good:
+                    return ("fault", DISCONNECT, "disconnected")
+                # Wait for a reconnect within the grace window (the clock keeps running).
+                with trio.move_on_after(match.grace_s):
+                    await self.connected.wait()
+                if self.session is None:
+                    self.disconnected_for_good = match.policy == RANDOM
+                    return ("fault", DISCONNECT, f"disconnected and not back within {match.grace_s:g} s")
+                continue  # reconnected: the hello handler re-sent MatchStarted; resend below
+            with trio.move_on_at(deadline) as scope:
+                event = await receive.receive()
+            if scope.cancelled_caught:
+                return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
+            kind = event[0]
+            if kind == "choice":
+                _, decision_id, index, think_us, _received = event
+                if decision_id != ask.number:
+                    # A late or early answer. Under `forfeit` it ends the match; otherwise it is
+                    # counted and refused, and the pending decision may still be answered
+                    # (substituting here would make every later answer stale in turn).
+                    detail = f"decision id {decision_id} is not the pending one ({ask.number})"
+                    if match.policy == FORFEIT:
+                        return ("fault", STALE, detail)
+                    match.driver.count(self.role, STALE)
+                    if self.session is not None:
+                        self.session.error(pb.ERROR_CODE_STALE_DECISION, detail, match.id, decision_id)
+                    continue
+                if not 0 <= index < options:
+                    return ("fault", ILLEGAL, f"option index {index} out of range 0..{options - 1}")
+                return ("ok", index, think_us / 1000.0 if think_us else None)
+            if kind == "fault":
+                return ("fault", event[1], event[2])
+            if kind == "reconnect" and self.session is not None and pending.sent_to is not self.session:
+                self.disconnected_for_good = False
+                pending.message = pending.rebuild(0)  # a new session has no history yet
+                self.session.send(pending.message)
+                pending.sent_to = self.session
+            # "disconnect": loop round to the grace window
+
+
+class RunnerSeat(RemoteSeat):
+    """A third-party plugin bot: the referee starts ``standoff bot run NAME`` in a subprocess of
+    its own, which connects back through the SDK with a token minted for this seat alone."""
+
+    def command(self, address: str) -> list[str]:
+        return [sys.executable, "-m", "standoff.server.cli", "bot", "run", self.bot,
+                "--address", address, "--matches", "1"]
+
+    async def run(self, address: str, token: str) -> None:
+        env = dict(os.environ, STANDOFF_TOKEN=token)
+        try:
+            await trio.run_process(self.command(address), env=env, check=False, stdin=b"")
+        except OSError as exc:
+            log.warning("bot runner failed to start", bot=self.bot, error=str(exc))
