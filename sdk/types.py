@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from standoff.v1 import referee_pb2 as pb
-from standoff.v1 import views_pb2 as vpb
 
 from ..server.core.game import UNRATED_TERMINATIONS
+from .views import decode_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,9 @@ class MatchResult:
 
 def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
     """A wire ``Decision`` as the bot sees it: ``(decision, view)`` where ``view`` is the typed
-    view of the game (e.g. a ``SchottenTottenView`` message), or ``None`` if none was sent."""
+    view of the game (e.g. a ``SchottenTottenView`` message; for a game plugin its own message
+    where the plugin is installed, else the engine-style dict: :func:`standoff.sdk.views.decode_view`),
+    or ``None`` if none was sent."""
     decision = Decision(
         match_id=msg.match_id,
         decision_id=msg.decision_id,
@@ -94,8 +96,7 @@ def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
         clocks={c.role: c.time_left_ms for c in msg.clocks},
         attempt=msg.attempt,
     )
-    which = msg.view.WhichOneof("game")
-    return decision, (getattr(msg.view, which) if which else None)
+    return decision, decode_view(msg.view)
 
 
 class HistoryBook:
@@ -103,18 +104,23 @@ class HistoryBook:
 
     The referee sends each seat only the history entries it has not had (``history_from`` > 0).
     The book keeps every match's history and fills it into each view, so that a bot always sees
-    the whole history (``history_from == 0``), exactly as if it had been sent in full.
+    the whole history (``history_from == 0``), exactly as if it had been sent in full. Works on
+    typed views (messages with ``history`` and ``history_from`` fields) and on dict views (a
+    game plugin's view decoded from JSON: ``history`` is a list of ``[number, role, step, key]``).
     """
 
     def __init__(self) -> None:
         self._books: dict[str, Any] = {}
 
     def complete(self, match_id: str, view: Any) -> None:
+        if isinstance(view, dict):
+            self._complete_dict(match_id, view)
+            return
         if view is None or not hasattr(view, "history_from"):
             return
         book = self._books.get(match_id)
-        if book is None:
-            book = self._books[match_id] = vpb.SchottenTottenView()  # used for its history only
+        if book is None or type(book) is not type(view):
+            book = self._books[match_id] = type(view)()  # used for its history only
         start = view.history_from
         if start == 0:
             book.ClearField("history")
@@ -129,6 +135,25 @@ class HistoryBook:
             view.ClearField("history")
             view.history.extend(book.history)
             view.history_from = 0
+
+    def _complete_dict(self, match_id: str, view: dict[str, Any]) -> None:
+        history = view.get("history")
+        if not isinstance(history, list):
+            return
+        book = self._books.get(match_id)
+        if not isinstance(book, list):
+            book = self._books[match_id] = []
+        start = view.get("history_from") or 0
+        if start == 0:
+            book[:] = history
+        else:
+            keep = len(book)
+            while keep and book[keep - 1][0] > start:
+                keep -= 1
+            del book[keep:]
+            book.extend(history)
+            view["history"] = list(book)
+            view["history_from"] = 0
 
     def forget(self, match_id: str) -> None:
         self._books.pop(match_id, None)

@@ -1,17 +1,62 @@
-"""Typed views as plain dicts, for bots that prefer them.
+"""Views on the wire: each game's *view codec*, and typed views as plain dicts.
 
-``as_dict(view)`` turns a wire view message (e.g. ``SchottenTottenView``) into the same JSON-ready
-structure the engine's ``view()`` builds: empty strings become ``None`` where the engine says
-"nobody", history entries are ``[number, role, step, key]`` lists. A dict passes through as is.
-``as_dict(view, lazy_history=True)`` converts history entries only when they are read (a bot that
-reads the last few entries of a long match should not convert thousands at every decision).
+A game's view travels in three shapes: the engine's ``view(state, role)`` (a JSON-ready dict),
+the wire's ``View`` message, and what a bot's ``choose`` receives (a typed message, or a dict).
+A :class:`ViewCodec` converts between them for one game. Games register theirs with their
+:class:`~standoff.sdk.GameSpec` (``standoff_games()`` hook); this module keeps the process-wide
+table (:func:`codec_for`) that the referee's wire (``standoff.server.wire.encode_view``), the SDK's
+decoding (:func:`decode_view`, :func:`as_dict`) and the history book look codecs up in.
+
+Three kinds:
+
+* :class:`MemberViewCodec`: a game with a member of its own in the ``View`` oneof (the built-in
+  games: ``SchottenTottenView``, ``TwilightStruggleView``). Bots get that message.
+* :class:`JsonViewCodec`: the generic codec, for a game without a message of its own:
+  ``View.plugin`` (a ``PluginView``) carries the view as canonical JSON; bots get the engine's
+  dict back. A game registered without a codec gets this one.
+* :class:`MessageViewCodec`: a plugin that brings its own protobuf message. ``PluginView.typed``
+  carries it, beside the JSON; bots get the message where the plugin is installed, else the dict.
+
+``as_dict(view)`` turns a decoded view into the engine-style dict: empty strings become ``None``
+where the engine says "nobody", history entries are ``[number, role, step, key]`` lists. A dict
+passes through as is. ``as_dict(view, lazy_history=True)`` converts history entries only when
+they are read (a bot that reads the last few entries of a long match should not convert
+thousands at every decision).
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from standoff.v1 import views_pb2 as vpb
+
+__all__ = [
+    "TYPE_URL_PREFIX",
+    "JsonViewCodec",
+    "LazyHistory",
+    "MemberViewCodec",
+    "MessageViewCodec",
+    "ViewCodec",
+    "as_dict",
+    "canonical_json",
+    "codec_for",
+    "codec_for_message",
+    "decode_view",
+    "history_rows",
+    "register_codec",
+    "registered_codec",
+]
+
+#: The prefix of ``PackedMessage.type_url`` (as ``google.protobuf.Any``'s).
+TYPE_URL_PREFIX = "type.googleapis.com/"
+
+
+# ---------------------------------------------------------------------------------------------
+# History entries
+# ---------------------------------------------------------------------------------------------
 
 
 def _row(e: Any) -> list:
@@ -47,8 +92,326 @@ class LazyHistory:
             yield _row(h[i])
 
 
-def _history(entries: Any, lazy: bool) -> Any:
+def history_rows(entries: Iterable[Any], lazy: bool = False) -> Any:
+    """``HistoryEntry`` messages as ``[number, role, step, key]`` lists (a :class:`LazyHistory`
+    with ``lazy``): for a plugin's own ``to_dict``."""
     return LazyHistory(entries) if lazy else [_row(e) for e in entries]
+
+
+_history = history_rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Codecs
+# ---------------------------------------------------------------------------------------------
+
+
+def canonical_json(view: Any) -> str:
+    """``view`` as canonical JSON: keys sorted, no spaces, UTF-8 text (no ``\\u`` escapes), no NaN.
+    Equal views give equal strings, so equal wire bytes."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+class ViewCodec:
+    """How one game's views travel (the base class; see the three kinds in the module doc).
+
+    * ``encode(view)``: the engine's view dict → a ``View`` message (the referee's side). Equal
+      views must give equal bytes when serialised deterministically: the wire leak test relies
+      on it.
+    * ``decode(wire)``: a received ``View`` → what a bot's ``choose`` gets.
+    * ``to_dict(decoded, lazy_history=False)``: what ``decode`` returned → the engine-style dict
+      (:func:`as_dict`).
+
+    ``message_types``: the classes ``decode`` may return, so that :func:`as_dict` finds the codec
+    of a typed view.
+    """
+
+    game: str = ""
+    message_types: tuple[type, ...] = ()
+
+    def encode(self, view: Mapping[str, Any]) -> vpb.View:
+        raise NotImplementedError
+
+    def decode(self, wire: vpb.View) -> Any:
+        raise NotImplementedError
+
+    def to_dict(self, decoded: Any, lazy_history: bool = False) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game!r})"
+
+
+class MemberViewCodec(ViewCodec):
+    """A game with its own member of the ``View`` oneof: ``member`` names it, ``message_type``
+    is its message; ``encode(view) -> View`` and ``to_dict(message, lazy) -> dict`` convert."""
+
+    def __init__(
+        self,
+        game: str,
+        member: str,
+        message_type: type,
+        encode: Callable[[Mapping[str, Any]], vpb.View],
+        to_dict: Callable[[Any, bool], dict[str, Any]],
+    ) -> None:
+        self.game = game
+        self.member = member
+        self.message_types = (message_type,)
+        self.encode = encode  # type: ignore[method-assign] - the function itself: no extra call
+        self._to_dict = to_dict
+
+    def decode(self, wire: vpb.View) -> Any:
+        return getattr(wire, self.member)
+
+    def to_dict(self, decoded: Any, lazy_history: bool = False) -> dict[str, Any]:
+        return self._to_dict(decoded, lazy_history)
+
+
+class JsonViewCodec(ViewCodec):
+    """The generic codec: the view as canonical JSON in ``View.plugin.json``; bots get the
+    engine's dict (``json.loads`` of it: lists where the engine had tuples)."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def encode(self, view: Mapping[str, Any]) -> vpb.View:
+        msg = vpb.View()
+        plugin = msg.plugin
+        plugin.game = self.game
+        plugin.json = canonical_json(view)
+        return msg
+
+    def decode(self, wire: vpb.View) -> Any:
+        text = wire.plugin.json
+        return json.loads(text) if text else {}
+
+    def to_dict(self, decoded: Any, lazy_history: bool = False) -> dict[str, Any]:
+        return decoded
+
+
+class MessageViewCodec(JsonViewCodec):
+    """A plugin's own protobuf message: ``to_message(view) -> message`` builds it from the
+    engine's view, ``to_dict(message) -> dict`` gives the engine's dict back (history entries
+    as lists: :func:`history_rows`). The message travels in ``View.plugin.typed`` beside the
+    canonical JSON: a bot whose process knows this codec gets the message, any other client
+    reads the JSON."""
+
+    def __init__(
+        self,
+        game: str,
+        message_type: type,
+        to_message: Callable[[Mapping[str, Any]], Any],
+        to_dict: Callable[[Any], dict[str, Any]],
+    ) -> None:
+        super().__init__(game)
+        self.message_type = message_type
+        self.message_types = (message_type,)
+        self.type_url = TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name
+        self._to_message = to_message
+        self._to_dict = to_dict
+
+    def encode(self, view: Mapping[str, Any]) -> vpb.View:
+        msg = super().encode(view)
+        typed = msg.plugin.typed
+        typed.type_url = self.type_url
+        typed.value = self._to_message(view).SerializeToString(deterministic=True)
+        return msg
+
+    def decode(self, wire: vpb.View) -> Any:
+        typed = wire.plugin.typed
+        if typed.type_url == self.type_url:
+            return self.message_type.FromString(typed.value)
+        return super().decode(wire)
+
+    def to_dict(self, decoded: Any, lazy_history: bool = False) -> dict[str, Any]:
+        if isinstance(decoded, dict):
+            return decoded
+        return self._to_dict(decoded)
+
+
+# ---------------------------------------------------------------------------------------------
+# The codec table
+# ---------------------------------------------------------------------------------------------
+
+_CODECS: dict[str, ViewCodec] = {}
+_BY_TYPE: dict[type, ViewCodec] = {}
+_BUILTIN: set[str] = set()
+_FALLBACK: dict[str, JsonViewCodec] = {}  # games found nowhere: the generic codec
+_lock = threading.RLock()
+_discovery: list[Callable[[], None]] = []  # standoff.sdk.plugin.discover_installed_games
+_discovered = False
+
+
+def register_codec(codec: ViewCodec, *, builtin: bool = False) -> None:
+    """Make ``codec`` the codec of its game in this process (a later one replaces an earlier
+    one, except that a built-in game's codec stays). ``standoff.server.plugins.load_registry``
+    registers every game it accepts; so does the SDK when it looks for installed plugins."""
+    if not isinstance(codec, ViewCodec) or not isinstance(codec.game, str) or not codec.game:
+        raise TypeError(f"expected a ViewCodec with a game name, got {codec!r}")
+    with _lock:
+        old = _CODECS.get(codec.game)
+        if old is codec:
+            return
+        if codec.game in _BUILTIN and not builtin:
+            raise ValueError(f"game {codec.game!r} is built in: its view codec cannot be replaced")
+        if old is not None:
+            for t in old.message_types:
+                _BY_TYPE.pop(t, None)
+        _CODECS[codec.game] = codec
+        for t in codec.message_types:
+            _BY_TYPE[t] = codec
+        _FALLBACK.pop(codec.game, None)
+        if builtin:
+            _BUILTIN.add(codec.game)
+
+
+def registered_codec(game: str) -> ViewCodec | None:
+    """The codec registered for ``game`` in this process, if any (no lookup, no fallback)."""
+    return _CODECS.get(game)
+
+
+def _set_discovery(find: Callable[[], None]) -> None:
+    """How to look for installed game plugins when a game is unknown (set once by
+    :mod:`standoff.sdk.plugin`)."""
+    _discovery[:] = [find]
+
+
+def _discover_once() -> None:
+    global _discovered
+    if not _discovered:
+        _discovered = True
+        for find in _discovery:
+            find()
+
+
+def codec_for(game: str) -> ViewCodec:
+    """The view codec of ``game``: the registered one; for a game registered nowhere in this
+    process, the installed game plugins are looked at once; failing that, the generic
+    :class:`JsonViewCodec`. Never raises."""
+    codec = _CODECS.get(game)
+    if codec is not None:
+        return codec
+    with _lock:
+        _discover_once()
+        codec = _CODECS.get(game)
+        if codec is None:
+            codec = _FALLBACK.get(game)
+            if codec is None:
+                codec = _FALLBACK[game] = JsonViewCodec(game)
+        return codec
+
+
+def codec_for_message(message_type: type) -> ViewCodec | None:
+    """The codec whose ``decode`` returns messages of ``message_type``, if any."""
+    return _BY_TYPE.get(message_type)
+
+
+def decode_view(wire: vpb.View) -> Any:
+    """What a bot gets for a wire ``View``: the member message of a game with its own member,
+    the plugin's message or dict for a ``PluginView`` (see :class:`MessageViewCodec`), ``None``
+    when no member is set (a view newer than this SDK)."""
+    which = wire.WhichOneof("game")
+    if which is None:
+        return None
+    if which != "plugin":
+        return getattr(wire, which)
+    codec = codec_for(wire.plugin.game)
+    if not isinstance(codec, JsonViewCodec):  # a game with a member of its own, sent as plugin
+        codec = JsonViewCodec(wire.plugin.game)
+    return codec.decode(wire)
+
+
+def as_dict(view: Any, *, lazy_history: bool = False) -> dict[str, Any]:
+    """The engine-style dict for a typed view (a dict is returned unchanged). With
+    ``lazy_history`` the history is a :class:`LazyHistory` (a read-only sequence) instead of a list."""
+    if isinstance(view, dict):
+        return view
+    codec = _BY_TYPE.get(type(view))
+    if codec is None:
+        raise TypeError(f"no dict form for view type {type(view).__name__}")
+    return codec.to_dict(view, lazy_history)
+
+
+# ---------------------------------------------------------------------------------------------
+# The built-in games' codecs
+# ---------------------------------------------------------------------------------------------
+
+
+def encode_schotten_totten(view: Mapping[str, Any]) -> vpb.View:
+    msg = vpb.View()
+    st = msg.schotten_totten
+    st.ruleset = view["ruleset"]
+    st.role = view["role"]
+    st.turn = view["turn"]
+    st.to_move = view["to_move"]
+    st.step = view["step"] or ""
+    st.hand.extend(view["hand"])
+    for role, other in view["opponents"].items():
+        entry = st.opponents[role]
+        entry.troops = other["troops"]
+        entry.tactics = other["tactics"]
+        entry.known.extend(other["known"])
+    for flag in view["flags"]:
+        f = st.flags.add()
+        f.flag = flag["flag"]
+        f.claimed_by = flag["claimed_by"] or ""
+        f.fog = flag["fog"] or ""
+        f.mud = flag["mud"] or ""
+        for role, side in flag["sides"].items():
+            s = f.sides[role]
+            s.cards.extend(side["cards"])
+            if side["completed_at"] is not None:
+                s.completed_at = side["completed_at"]
+    for name, deck in view["decks"].items():
+        d = st.decks[name]
+        d.size = deck["size"]
+        d.top.extend(deck["top"])
+    for role, cards in view["discards"].items():
+        st.discards[role].cards.extend(cards)
+    for role, count in view["tactics_played"].items():
+        st.tactics_played[role] = count
+    for role, played in view["leader_played"].items():
+        st.leader_played[role] = played
+    st.history_from = view.get("history_from", 0)
+    add = st.history.add
+    for number, role, step, key in view["history"]:
+        add(number=number, role=role, step=step, key=key)
+    return msg
+
+
+def encode_twilight_struggle(view: Mapping[str, Any]) -> vpb.View:
+    msg = vpb.View()
+    ts = msg.twilight_struggle
+    ts.role = view["role"]
+    ts.turn = view["turn"]
+    ts.action_round = view["action_round"]
+    ts.phasing = view["phasing"]
+    ts.step = view["step"] or ""
+    ts.vp = view["vp"]
+    ts.defcon = view["defcon"]
+    ts.military_ops.update(view["military_ops"])
+    ts.space.update(view["space"])
+    ts.hand.extend(view["hand"])
+    ts.opponent_hand_size = view["opponent_hand_size"]
+    ts.opponent_hand.extend(view.get("opponent_hand", ()))
+    ts.china_card.holder = view["china_card"]["holder"] or ""
+    ts.china_card.face_up = view["china_card"]["face_up"]
+    ts.headline.update(view["headline"])
+    for country, amounts in view["influence"].items():
+        entry = ts.influence[country]
+        entry.us = amounts["us"]
+        entry.ussr = amounts["ussr"]
+    ts.deck_size = view["deck_size"]
+    ts.discard.extend(view["discard"])
+    ts.removed.extend(view["removed"])
+    ts.effects.extend(view["effects"])
+    ts.events_played.extend(view["events_played"])
+    ts.chinese_civil_war = view.get("chinese_civil_war", 0)
+    ts.history_from = view.get("history_from", 0)
+    add = ts.history.add
+    for number, role, step, key in view["history"]:
+        add(number=number, role=role, step=step, key=key)
+    return msg
 
 
 def _schotten_totten(view: vpb.SchottenTottenView, lazy: bool = False) -> dict[str, Any]:
@@ -118,15 +481,14 @@ def _twilight_struggle(view: vpb.TwilightStruggleView, lazy: bool = False) -> di
     }
 
 
-_CONVERTERS = {vpb.SchottenTottenView: _schotten_totten, vpb.TwilightStruggleView: _twilight_struggle}
-
-
-def as_dict(view: Any, *, lazy_history: bool = False) -> dict[str, Any]:
-    """The engine-style dict for a typed view (a dict is returned unchanged). With
-    ``lazy_history`` the history is a :class:`LazyHistory` (a read-only sequence) instead of a list."""
-    if isinstance(view, dict):
-        return view
-    convert = _CONVERTERS.get(type(view))
-    if convert is None:
-        raise TypeError(f"no dict form for view type {type(view).__name__}")
-    return convert(view, lazy_history)
+#: The built-in games' codecs (their :class:`~standoff.sdk.GameSpec` names them too). In the
+#: table from the start: a bot decodes, and the wire encodes, the built-in games without loading
+#: any registry.
+SCHOTTEN_TOTTEN_CODEC = MemberViewCodec(
+    "schotten-totten", "schotten_totten", vpb.SchottenTottenView, encode_schotten_totten, _schotten_totten
+)
+TWILIGHT_STRUGGLE_CODEC = MemberViewCodec(
+    "twilight-struggle", "twilight_struggle", vpb.TwilightStruggleView, encode_twilight_struggle, _twilight_struggle
+)
+register_codec(SCHOTTEN_TOTTEN_CODEC, builtin=True)
+register_codec(TWILIGHT_STRUGGLE_CODEC, builtin=True)

@@ -17,7 +17,6 @@ from pathlib import Path
 from .core.game import UNRATED_TERMINATIONS, RulesError
 from .core.record import ReplayError
 from .core.seeds import derive_seed
-from .games import GAMES
 from .local import BadChoice, bot_seed, new_seed, play_match
 from .records import RecordWriter
 
@@ -272,6 +271,13 @@ def cmd_bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    from .plugins import format_games, load_registry
+
+    print(format_games(load_registry()))
+    return 0
+
+
 def cmd_bot_run(args: argparse.Namespace) -> int:
     from ..sdk.client import SessionError, run
 
@@ -417,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one match in-process and print its outcome")
-    play.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
+    play.add_argument("game", help="a game name, e.g. schotten-totten (`standoff games` lists them all)")
     play.add_argument("--bot", action="append", default=[], metavar="NAME", help="one per role, in role order")
     play.add_argument("--seed", type=int, default=None, help="match seed (chance and bots derive from it)")
     play.add_argument("--ruleset", default=None)
@@ -497,6 +503,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bts = sub.add_parser("bots", help="list installed bots (built-in and plugins)")
     bts.set_defaults(func=cmd_bots)
+
+    gms = sub.add_parser("games", help="list installed games (built-in and plugins)")
+    gms.set_defaults(func=cmd_games)
 
     tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
     tour.add_argument("config")

@@ -12,8 +12,7 @@ specified here. Installed plugins are found through the ``standoff.bots`` entry-
 .. code-block:: python
 
     # my_package/standoff_plugin.py
-    from standoff.sdk import Bot
-    from standoff.server.plugins import BotSpec, hookimpl
+    from standoff.sdk import Bot, BotSpec, hookimpl
 
     class MyBot(Bot):
         \"\"\"Plays the first option, always.\"\"\"
@@ -26,6 +25,8 @@ specified here. Installed plugins are found through the ``standoff.bots`` entry-
     @hookimpl
     def standoff_bots():
         return [BotSpec.from_class(MyBot)]
+
+A game plugin returns its games from ``standoff_games()`` the same way (``docs/games.md``).
 
 ``standoff bots`` lists every bot found and every plugin that was skipped, and why. A plugin that
 fails to import, raises in a hook, returns something else than a list of the documented type, or
@@ -43,19 +44,20 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-if TYPE_CHECKING:
-    from .core.game import Game
-    from .plugins import BotSpec
+from ..sdk.plugin import PROJECT, hookimpl
 
-PROJECT = "standoff"
+if TYPE_CHECKING:
+    from ..sdk.plugin import BotSpec, GameSpec
+    from .core.game import Game
+
+__all__ = ["PROJECT", "hookimpl", "hookspec", "standoff_bots", "standoff_games"]
 
 hookspec = pluggy.HookspecMarker(PROJECT)
-hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
 def standoff_bots() -> list[BotSpec]:
-    """Return the bots this plugin provides, as a list of :class:`~standoff.server.plugins.BotSpec`.
+    """Return the bots this plugin provides, as a list of :class:`~standoff.sdk.BotSpec`.
 
     The usual spec is ``BotSpec.from_class(MyBot)``, which takes the name and games from the
     class attributes and the description from the first line of its docstring; any callable
@@ -66,10 +68,13 @@ def standoff_bots() -> list[BotSpec]:
 
 
 @hookspec
-def standoff_games() -> list[Game]:
-    """Return the games this plugin provides: objects following the
-    :class:`~standoff.server.core.game.Game` protocol (``name``, ``rules_version``, ``rulesets``,
-    ``rules``, ``new_state``, ``decision``, ``apply``, ``view``, ``outcome``).
+def standoff_games() -> list[GameSpec | Game]:
+    """Return the games this plugin provides, each as a :class:`~standoff.sdk.GameSpec`: the
+    rules object (the :class:`~standoff.server.core.game.Game` protocol: ``name``,
+    ``rules_version``, ``rulesets``, ``rules``, ``new_state``, ``decision``, ``apply``, ``view``,
+    ``outcome``; optional methods: :class:`~standoff.sdk.GameCapabilities`) together with its view
+    codec and its text boards, which the wire, the SDK, replays and reports look up by the game's
+    name. A bare game object is accepted too: it gets the generic codec (JSON) and boards.
 
     Game names are global: a name already taken (the built-in games come first) is skipped with a
     problem report. Games are rules code and always run inside the referee.

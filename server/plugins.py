@@ -6,44 +6,54 @@ and games (this module) are registered first, as default plugins, then every ent
 validation, raises in a hook, returns garbage or reuses a taken name is skipped and described in
 ``Registry.problems`` (naming its distribution and entry point); the others load normally.
 
-Hooks are specified in :mod:`standoff.server.hookspecs`; plugin authors import ``hookimpl`` and
-``BotSpec`` from here.
+Games are registered with their view codec and text boards (:class:`~standoff.sdk.GameSpec`);
+every game a registry accepts is also entered in this process's game table, which the wire and
+the SDK (view codecs: :func:`standoff.sdk.views.codec_for`), replays and reports
+(:func:`game_spec`) look games up in by name. There is no other list of games.
+
+Hooks are specified in :mod:`standoff.server.hookspecs`; plugin authors import ``hookimpl``,
+``BotSpec`` and ``GameSpec`` from :mod:`standoff.sdk` (the same objects are importable from here).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import importlib.metadata
 import os
-import inspect
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pluggy
 
 from ..sdk.bot import Bot
-from . import hookspecs
+from ..sdk.plugin import ENTRY_POINT_GROUP, PROJECT, BotSpec, GameSpec, hookimpl
+from ..sdk.views import SCHOTTEN_TOTTEN_CODEC, TWILIGHT_STRUGGLE_CODEC, ViewCodec, register_codec
+from . import boards, hookspecs
 from .core.game import Game
-from .hookspecs import PROJECT, hookimpl
 
 __all__ = [
     "BUILTIN_DISTRIBUTION",
     "ENTRY_POINT_GROUP",
     "BotSpec",
+    "GameSpec",
     "PluginError",
     "Registry",
     "UnknownBot",
     "UnknownGame",
     "UnsupportedGame",
+    "find_game_spec",
     "format_bots",
+    "format_games",
+    "game_spec",
     "hookimpl",
     "load_registry",
 ]
 
-ENTRY_POINT_GROUP = "standoff.bots"
 #: Environment variable naming extra plugin modules to load (comma-separated).
 PLUGINS_ENV = "STANDOFF_PLUGINS"
 #: ``BotSpec.distribution`` of the bots and games that ship with standoff.
@@ -69,56 +79,14 @@ class UnsupportedGame(PluginError, ValueError):
     """The bot does not play that game."""
 
 
-@dataclass(frozen=True)
-class BotSpec:
-    """How to make a bot, and what the referee needs to know about it before making one.
-
-    ``factory(seed)`` returns a new :class:`~standoff.sdk.Bot`. ``games`` empty means every game.
-    ``trusted`` bots (the built-ins) may run inside the referee process; the others run in a
-    subprocess bot runner. ``distribution`` is the distribution that provided the bot; the loader
-    fills it in.
-    """
-
-    name: str
-    factory: Callable[[int], Bot]
-    games: tuple[str, ...] = ()
-    description: str = ""
-    trusted: bool = False
-    distribution: str = ""
-
-    @classmethod
-    def from_class(
-        cls, bot_class: type[Bot], *, trusted: bool = False, description: str | None = None
-    ) -> BotSpec:
-        """The spec of a :class:`~standoff.sdk.Bot` subclass: its ``name`` and ``games``, and the
-        first line of its own docstring as description (unless ``description`` is given)."""
-        if not (isinstance(bot_class, type) and issubclass(bot_class, Bot)):
-            raise TypeError(f"BotSpec.from_class needs a subclass of standoff.sdk.Bot, got {bot_class!r}")
-        if description is None:
-            description = _first_line(bot_class.__doc__)  # its own, not Bot's (not inherited)
-        return cls(
-            name=bot_class.name,
-            factory=bot_class,
-            games=(bot_class.games,) if isinstance(bot_class.games, str) else tuple(bot_class.games),
-            description=description,
-            trusted=trusted,
-        )
-
-    def plays(self, game: str) -> bool:
-        return not self.games or game in self.games
-
-
-def _first_line(doc: str | None) -> str:
-    lines = inspect.cleandoc(doc or "").strip().splitlines()
-    return lines[0].strip() if lines else ""
-
-
 @dataclass
 class Registry:
     """Every bot and game found, in registration order (built-ins first), and what was skipped."""
 
     bots: dict[str, BotSpec] = field(default_factory=dict)
     games: dict[str, Game] = field(default_factory=dict)
+    #: Each game's spec (codec, boards), by name: the same keys as ``games``.
+    specs: dict[str, GameSpec] = field(default_factory=dict)
     #: One line per skipped plugin, bot or game: ``"<distribution> (entry point <ep>): <error>"``.
     problems: list[str] = field(default_factory=list)
     #: The plugin manager, to call later hooks; ``None`` for a registry built by hand.
@@ -143,6 +111,12 @@ class Registry:
                 f"unknown game {name!r} (known: {', '.join(sorted(self.games)) or 'none'})"
                 + self._skipped_hint()
             ) from None
+
+    def spec(self, name: str) -> GameSpec:
+        """The spec of game ``name`` (a game put in ``games`` by hand gets its bare spec);
+        :class:`UnknownGame` names the known games."""
+        spec = self.specs.get(name)
+        return spec if spec is not None else GameSpec.of(self.game(name))
 
     def make_bot(self, name: str, seed: int, game: str | None = None) -> Bot:
         """A new bot ``name`` seeded with ``seed``; with a ``game`` (not ``None`` nor ``""``), check
@@ -176,12 +150,75 @@ class Registry:
 # --- the built-in games plugin -----------------------------------------------------------------
 
 
-@hookimpl
-def standoff_games() -> list[Game]:
-    """The games that ship with standoff."""
+@functools.cache
+def builtin_game_specs() -> tuple[GameSpec, ...]:
+    """The specs of the games that ship with standoff (made once: the same objects every time)."""
     from .games import GAMES
 
-    return list(GAMES.values())
+    st, ts = GAMES["schotten-totten"], GAMES["twilight-struggle"]
+    return (
+        GameSpec(
+            st, codec=SCHOTTEN_TOTTEN_CODEC, seat_board=boards.schotten_totten_seat,
+            state_board=functools.partial(boards.schotten_totten_table, st), html_board=True,
+            distribution=BUILTIN_DISTRIBUTION,
+        ),
+        GameSpec(
+            ts, codec=TWILIGHT_STRUGGLE_CODEC, seat_board=boards.twilight_struggle_seat,
+            state_board=functools.partial(boards.twilight_struggle_table, ts), html_board=True,
+            distribution=BUILTIN_DISTRIBUTION,
+        ),
+    )
+
+
+@hookimpl
+def standoff_games() -> list[GameSpec]:
+    """The games that ship with standoff."""
+    return list(builtin_game_specs())
+
+
+# --- the process's game table --------------------------------------------------------------------
+
+_SPECS: dict[str, GameSpec] = {}
+_MISSED: set[str] = set()  # names a full load_registry() did not find either
+_lock = threading.RLock()
+
+
+def _enter(spec: GameSpec) -> None:
+    """Make ``spec`` the game of its name in this process: its codec for the wire and the SDK,
+    its boards for replays and reports (a later registry's game replaces an earlier one's;
+    built-in games are never replaced: registries refuse their names)."""
+    with _lock:
+        if spec.codec is not None:
+            register_codec(spec.codec, builtin=spec.distribution == BUILTIN_DISTRIBUTION)
+        _SPECS[spec.name] = spec
+        _MISSED.discard(spec.name)
+
+
+def find_game_spec(name: str) -> GameSpec | None:
+    """The spec of game ``name`` in this process: the games of the registries loaded so far;
+    the built-in games; else the installed plugins (a :func:`load_registry` once per unknown
+    name). ``None`` if no plugin provides it."""
+    spec = _SPECS.get(name)
+    if spec is not None:
+        return spec
+    with _lock:
+        if not _SPECS:
+            for builtin in builtin_game_specs():
+                _enter(builtin)
+        if name not in _SPECS and name not in _MISSED:
+            load_registry()
+            if name not in _SPECS:
+                _MISSED.add(name)
+        return _SPECS.get(name)
+
+
+def game_spec(name: str) -> GameSpec:
+    """:func:`find_game_spec`, raising :class:`UnknownGame` (naming the known games)."""
+    spec = find_game_spec(name)
+    if spec is None:
+        known = ", ".join(sorted(_SPECS)) or "none"
+        raise UnknownGame(f"unknown game {name!r} (known: {known})")
+    return spec
 
 
 # --- loading -----------------------------------------------------------------------------------
@@ -204,7 +241,9 @@ def load_registry(*, entry_points: bool = True, extra_plugins: Sequence[object] 
 
     Never raises because of a plugin: every installed or extra plugin that cannot be used is
     skipped and described in ``Registry.problems``. Bot and game names are first come, first
-    served, so a plugin cannot replace a built-in.
+    served, so a plugin cannot replace a built-in. Every game accepted is entered in this
+    process's game table (:func:`game_spec`, :func:`standoff.sdk.views.codec_for`): a later
+    registry's game replaces an earlier one's of the same name.
     """
     from ..bots import plugin as builtin_bots
 
@@ -222,7 +261,7 @@ def load_registry(*, entry_points: bool = True, extra_plugins: Sequence[object] 
         if not pm.get_hookcallers(plugin):
             registry.problems.append(
                 f"{source.label}: defines no @hookimpl (expected standoff_bots and/or standoff_games, "
-                "marked with standoff.server.plugins.hookimpl)"
+                "marked with standoff.sdk.hookimpl)"
             )
             pm.unregister(plugin)
             return
@@ -286,10 +325,13 @@ def load_registry(*, entry_points: bool = True, extra_plugins: Sequence[object] 
             if spec is not None:
                 registry.bots[spec.name] = spec
         for item in _call(pm, "standoff_games", source, registry.problems):
-            game = _check_game(item, source, registry, game_sources)
-            if game is not None:
-                registry.games[game.name] = game
-                game_sources[game.name] = source.distribution
+            spec = _check_game(item, source, registry, game_sources)
+            if spec is not None:
+                registry.games[spec.name] = spec.game
+                registry.specs[spec.name] = spec
+                game_sources[spec.name] = source.distribution
+    for spec in registry.specs.values():
+        _enter(spec)
     return registry
 
 
@@ -329,7 +371,7 @@ def _check_bot(item: Any, source: _Source, registry: Registry) -> BotSpec | None
         registry.problems.append(f"{source.label}: {message}")
 
     if not isinstance(item, BotSpec):
-        problem(f"standoff_bots() returned {_short_repr(item)}, expected a standoff.server.plugins.BotSpec")
+        problem(f"standoff_bots() returned {_short_repr(item)}, expected a standoff.sdk.BotSpec")
         return None
     if not isinstance(item.name, str) or not item.name or item.name != item.name.strip() or " " in item.name:
         problem(f"bot name {item.name!r} is not a non-empty name without spaces")
@@ -356,21 +398,34 @@ def _check_bot(item: Any, source: _Source, registry: Registry) -> BotSpec | None
     )
 
 
-def _check_game(item: Any, source: _Source, registry: Registry, sources: dict[str, str]) -> Game | None:
-    name = getattr(item, "name", None)
-    missing = [m for m in _GAME_METHODS if not callable(getattr(item, m, None))]
+def _check_game(item: Any, source: _Source, registry: Registry, sources: dict[str, str]) -> GameSpec | None:
+    """``item`` (a :class:`GameSpec` or a bare game) as the valid spec of a new game name, with
+    its distribution set, or ``None`` (and a problem)."""
+
+    def problem(message: str) -> None:
+        registry.problems.append(f"{source.label}: {message}")
+
+    game = item.game if isinstance(item, GameSpec) else item
+    name = getattr(game, "name", None)
+    missing = [m for m in _GAME_METHODS if not callable(getattr(game, m, None))]
     if not isinstance(name, str) or not name or missing:
         why = f"no methods {', '.join(missing)}" if missing else "no name"
-        registry.problems.append(
-            f"{source.label}: standoff_games() returned {_short_repr(item)} ({why}), expected a Game"
-        )
+        problem(f"standoff_games() returned {_short_repr(item)} ({why}), expected a Game or a GameSpec")
         return None
+    spec = GameSpec.of(item)
+    if not isinstance(spec.codec, ViewCodec) or spec.codec.game != name:
+        problem(f"game {name!r}: codec {_short_repr(spec.codec)} is not a ViewCodec of game {name!r}")
+        return None
+    for board in ("seat_board", "state_board"):
+        value = getattr(spec, board)
+        if value is not None and not callable(value):
+            problem(f"game {name!r}: {board} {_short_repr(value)} is not callable")
+            return None
     if name in registry.games:
-        registry.problems.append(
-            f"{source.label}: game {name!r} is already provided by {sources.get(name, '?')}; this one is ignored"
-        )
+        problem(f"game {name!r} is already provided by {sources.get(name, '?')}; this one is ignored")
         return None
-    return item
+    distribution = BUILTIN_DISTRIBUTION if source.kind == "builtin" else source.distribution
+    return dataclasses.replace(spec, distribution=distribution)
 
 
 def _describe(exc: BaseException) -> str:
@@ -406,6 +461,36 @@ def format_bots(registry: Registry) -> str:
         )
         for spec in sorted(registry.bots.values(), key=lambda s: (s.distribution != BUILTIN_DISTRIBUTION, s.name))
     ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    lines = [
+        "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
+        for row in [header, *rows]
+    ]
+    if registry.problems:
+        lines.append("")
+        lines += [f"skipped plugin {problem}" for problem in registry.problems]
+    return "\n".join(lines)
+
+
+# --- `standoff games` --------------------------------------------------------------------------
+
+
+def format_games(registry: Registry) -> str:
+    """What ``standoff games`` prints: one row per game (built-ins first) with its roles, its
+    rulesets, how its views travel and where it comes from, then the problems."""
+    header = ("NAME", "ROLES", "RULESETS", "VIEW", "DISTRIBUTION")
+    rows = []
+    for name in registry.games:
+        spec = registry.spec(name)
+        try:
+            roles = ", ".join(spec.game.rules().roles)
+        except Exception:  # noqa: BLE001 - a plugin's rules() without defaults
+            roles = "?"
+        codec = spec.codec
+        view = getattr(codec, "member", None) or getattr(getattr(codec, "message_type", None), "DESCRIPTOR", None)
+        view = view if isinstance(view, str) else (f"plugin: {view.full_name}" if view is not None else "plugin: json")
+        rows.append((name, roles, ", ".join(getattr(spec.game, "rulesets", ())) or "-", view,
+                     spec.distribution or "?"))
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     lines = [
         "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()

@@ -11,9 +11,10 @@ yields a :class:`Frame` per decision:
 * **omniscient**: the whole table (every hand), prompts and options of every player decision,
   and the real keys of chance decisions.
 
-Text boards come from a registry keyed by game name (:func:`register_renderer`): a renderer turns
-one seat's view dict into text, and optionally a state into an omniscient board. Schotten Totten's
-is registered below; another game registers its own (or falls back to a generic dump).
+Text boards are the game's own: the ``seat_board`` and ``state_board`` of the
+:class:`~standoff.sdk.GameSpec` it was registered with (the plugin registry, looked up by the
+record's game name; built-in games included), else generic ones (:func:`~standoff.server.boards.
+generic_board`). :func:`register_renderer` overrides them in this process (experiments, tests).
 
 API
 ===
@@ -33,15 +34,17 @@ User errors (unknown role, ``--from`` out of range, unreadable record, both ``--
 from __future__ import annotations
 
 import builtins
-import json
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from ..sdk.plugin import GameSpec
+from .boards import WIDTH, generic_board
 from .core.game import CHANCE, Game, Outcome, RulesError
 from .core.record import Record, ReplayError, replay_steps
+from .plugins import PluginError, find_game_spec, game_spec
 
 __all__ = [
     "HISTORY_CAP",
@@ -62,27 +65,27 @@ __all__ = [
 #: History entries kept in a frame's view (the recent moves shown under a board).
 HISTORY_CAP = 8
 
-_WIDTH = 100  # text is wrapped for a terminal this wide
+_WIDTH = WIDTH  # text is wrapped for a terminal this wide
 
 
 # ---------------------------------------------------------------------------------------------
-# The renderer registry
+# Boards: the game's registered ones
 # ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class BoardRenderer:
-    """How one game's boards are drawn as text.
+    """Text boards that override a game's registered ones (:func:`register_renderer`).
 
     ``seat(view)``: the board a seat sees, from its view dict alone. ``omniscient(game, state)``
-    (optional): the whole table; without it :func:`render_state` uses ``game.render(state)`` or,
-    failing that, every seat's view.
+    (optional): the whole table; without it :func:`render_state` uses the game's own.
     """
 
     seat: Callable[[Mapping[str, Any]], str]
     omniscient: Callable[[Any, Any], str] | None = None
 
 
+#: Overrides of games' registered boards, by game name.
 RENDERERS: dict[str, BoardRenderer] = {}
 
 
@@ -91,236 +94,48 @@ def register_renderer(
     seat: Callable[[Mapping[str, Any]], str],
     omniscient: Callable[[Any, Any], str] | None = None,
 ) -> None:
-    """Register the text boards of ``game`` (a game name). A later call replaces an earlier one."""
+    """Draw the boards of ``game`` (a game name) with these functions instead of the game's
+    registered ones, in this process. A later call replaces an earlier one."""
     RENDERERS[game] = BoardRenderer(seat, omniscient)
 
 
-def _game_name(game: Any) -> str:
-    return game if isinstance(game, str) else getattr(game, "name", "")
+def _spec(game: Game | str) -> GameSpec | None:
+    """The registered spec of ``game`` (a name or a game object); for an unregistered game
+    object, its bare spec (generic codec, its ``render`` if it has one); else ``None``."""
+    name = game if isinstance(game, str) else getattr(game, "name", "")
+    spec = find_game_spec(name) if name else None
+    if spec is None and not isinstance(game, str):
+        spec = GameSpec.of(game)
+    return spec
 
 
 def render_view(game: Game | str, view: Mapping[str, Any]) -> str:
-    """The board ``view`` shows (one seat's view dict, as ``game.view`` returns it), as text.
-    Uses the game's registered renderer, else a generic listing of the view. A ``history`` in
-    the view is shown as recent moves (trim it first to show fewer)."""
-    renderer = RENDERERS.get(_game_name(game))
+    """The board ``view`` shows (one seat's view dict, as ``game.view`` returns it), as text:
+    the game's ``seat_board``, else a generic listing of the view. A ``history`` in the view is
+    shown as recent moves (trim it first to show fewer)."""
+    renderer = RENDERERS.get(game if isinstance(game, str) else getattr(game, "name", ""))
     if renderer is not None:
         return renderer.seat(view)
-    return _generic_view(view)
+    spec = _spec(game)
+    if spec is not None and spec.seat_board is not None:
+        return spec.seat_board(view)
+    return generic_board(view)
 
 
 def render_state(game: Game, state: Any) -> str:
-    """The whole table of ``state`` (every hand), as text."""
+    """The whole table of ``state`` (every hand), as text: the game's ``state_board``, else
+    every seat's board."""
     renderer = RENDERERS.get(game.name)
     if renderer is not None and renderer.omniscient is not None:
         return renderer.omniscient(game, state)
-    render = getattr(game, "render", None)
-    if render is not None:
-        return render(state)
+    spec = _spec(game)
+    if spec is not None and spec.state_board is not None:
+        return spec.state_board(state)
     parts = []
     for role in state.rules.roles:
         parts.append(f"-- as {role} --")
-        parts.append(_generic_view(game.view(state, role)))
+        parts.append(render_view(game, game.view(state, role)))
     return "\n".join(parts)
-
-
-def _generic_view(view: Mapping[str, Any]) -> str:
-    lines = []
-    for key, value in view.items():
-        if key in ("history", "history_from"):
-            continue
-        text = f"  {key}: {json.dumps(value, ensure_ascii=False)}"
-        lines += textwrap.wrap(text, _WIDTH, subsequent_indent="      ", break_on_hyphens=False) or [text]
-    lines += _history_lines(view.get("history") or [])
-    return "\n".join(lines)
-
-
-def _history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
-    """``recent: 12 p1 play card:red-5; 13 p1 place flag:4; ...``, wrapped between entries."""
-    lines: list[str] = []
-    current = f"{indent}recent:"
-    for n, role, step, key in history:
-        entry = f"{n} {role} {step} {key}"
-        if len(current) + len(entry) + 2 > _WIDTH and not current.endswith(":"):
-            lines.append(current + ";")
-            current = indent + " " * len("recent:")
-        else:
-            current += ";" if not current.endswith(":") else ""
-        current += " " + entry
-    if history:
-        lines.append(current)
-    return lines
-
-
-# ---------------------------------------------------------------------------------------------
-# Schotten Totten boards
-# ---------------------------------------------------------------------------------------------
-
-
-def _st_strength(cards: Sequence[str], fog: bool) -> str:
-    """``(phalanx 24)`` for a complete side (computed from the card names on the table)."""
-    from .games.schotten_totten.cards import card_from_name
-    from .games.schotten_totten.formations import RANK_NAMES, strength
-
-    try:
-        rank, total = strength([card_from_name(c) for c in cards], fog)
-    except (KeyError, AssertionError):
-        return ""
-    return f"({RANK_NAMES[rank]} {total})"
-
-
-def _st_side(side: Mapping[str, Any], fog: bool) -> str:
-    cards = list(side.get("cards") or [])
-    text = " ".join(cards) or "-"
-    if side.get("completed_at") is not None and cards:
-        text += " " + _st_strength(cards, fog)
-    return text
-
-
-def _st_board(view: Mapping[str, Any], hands: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The Schotten Totten table. ``hands`` (omniscient boards): every role's hand, shown in
-    full; otherwise the viewer's hand in full and the others as counts and known cards."""
-    viewer = view.get("role")
-    flags = list(view.get("flags") or [])
-    roles: list[str] = list(flags[0]["sides"]) if flags else [viewer]
-    if hands is None and viewer in roles:  # the viewer on the left
-        roles = [viewer] + [r for r in roles if r != viewer]
-    step = view.get("step")
-    head = f"turn {view.get('turn')}, {view.get('to_move')} to move"
-    if step:
-        head += f" ({step})"
-    head += " - everything" if hands is not None else f" - as seen by {viewer}"
-    rows = []
-    for entry in flags:
-        fog = entry.get("fog") is not None
-        cells = [_st_side(entry["sides"].get(role, {}), fog) for role in roles]
-        tags = []
-        if entry.get("claimed_by"):
-            tags.append(f"{entry['claimed_by']} won")
-        if entry.get("fog"):
-            tags.append("fog")
-        if entry.get("mud"):
-            tags.append("mud")
-        rows.append((entry.get("flag"), ", ".join(tags), cells))
-    status = max([0] + [len(tags) for _, tags, _ in rows])
-    label = [(f"{role} (you)" if role == viewer and hands is None else role) for role in roles]
-    widths = [max([len(label[i])] + [len(cells[i]) for _, _, cells in rows]) for i in range(len(roles))]
-    widths[-1] = 0  # no padding after the last column
-    lines = [head]
-    pad = " " * (len("  flag 9: ") + status + (2 if status else 0))
-    lines.append((pad + " | ".join(f"{text:<{w}}" for text, w in zip(label, widths))).rstrip())
-    for number, tags, cells in rows:
-        line = f"  flag {number}: " + (f"{tags:<{status}}  " if status else "")
-        line += " | ".join(f"{c:<{w}}" for c, w in zip(cells, widths))
-        lines.append(line.rstrip())
-    if hands is not None:
-        for role in roles:
-            hand = list(hands.get(role) or [])
-            lines.append(f"  {role} hand ({len(hand)}): " + (" ".join(hand) or "-"))
-    else:
-        hand = list(view.get("hand") or [])
-        lines.append(f"  your hand ({len(hand)}): " + (" ".join(hand) or "-"))
-        for role, other in (view.get("opponents") or {}).items():
-            known = list(other.get("known") or [])
-            troops, tactics = other.get("troops", 0), other.get("tactics", 0)
-            text = f"  {role} hand: {troops} troop{'s' * (troops != 1)}, {tactics} tactic{'s' * (tactics != 1)}"
-            if known:
-                text += "; you know: " + " ".join(known)
-            lines.append(text)
-    decks = []
-    for name, deck in (view.get("decks") or {}).items():
-        text = f"{name} {deck.get('size', 0)}"
-        if deck.get("top"):
-            text += " (top down: " + " ".join(deck["top"]) + ")"
-        decks.append(text)
-    if decks:
-        lines.append("  decks: " + ", ".join(decks))
-    discards = view.get("discards") or {}
-    if any(discards.values()):
-        lines.append(
-            "  discards: " + "; ".join(f"{role} " + (" ".join(cards) or "-") for role, cards in discards.items())
-        )
-    tactics = view.get("tactics_played") or {}
-    if any(tactics.values()):
-        leaders = [role for role, played in (view.get("leader_played") or {}).items() if played]
-        text = "  tactics played: " + ", ".join(f"{role} {n}" for role, n in tactics.items())
-        if leaders:
-            text += "; leader on the table: " + ", ".join(leaders)
-        lines.append(text)
-    lines += _history_lines(view.get("history") or [])
-    return "\n".join(lines)
-
-
-def _st_seat(view: Mapping[str, Any]) -> str:
-    return _st_board(view)
-
-
-def _st_omniscient(game: Any, state: Any) -> str:
-    """Every hand, built from every seat's view (the table is the same in all of them)."""
-    roles = state.rules.roles
-    views = {role: game.view(state, role, state.number) for role in roles}
-    table = dict(views[roles[0]])
-    table.pop("history", None)
-    # Deck tops a seat put back with Scout: known to it, shown to the omniscient reviewer.
-    decks = {}
-    for name, deck in (table.get("decks") or {}).items():
-        tops = [list(views[role]["decks"][name]["top"]) for role in roles]
-        merged = [next((t[i] for t in tops if t[i] != "unknown"), "unknown") for i in range(len(tops[0]))]
-        decks[name] = {"size": deck.get("size", 0), "top": merged}
-    table["decks"] = decks
-    return _st_board(table, hands={role: views[role]["hand"] for role in roles})
-
-
-register_renderer("schotten-totten", _st_seat, _st_omniscient)
-
-
-def _ts_board(view: Mapping[str, Any]) -> str:
-    """A Twilight Struggle seat's board: tracks, then every region's countries with influence
-    (US/USSR, and who controls them), the hands as visible, effects."""
-    from .games.twilight_struggle import map_data as TM
-
-    def controller(cid: str, us: int, ussr: int) -> str:
-        stability = TM.COUNTRY_BY_ID[cid].stability
-        if us >= stability and us - ussr >= stability:
-            return " [US]"
-        if ussr >= stability and ussr - us >= stability:
-            return " [USSR]"
-        return ""
-
-    china = view.get("china_card") or {}
-    lines = [
-        f"turn {view['turn']}, action round {view['action_round']}, {view['phasing']} phasing, step {view.get('step')}",
-        f"VP {view['vp']:+d} (+ = US)  DEFCON {view['defcon']}  military ops US {view['military_ops'].get('us', 0)} "
-        f"USSR {view['military_ops'].get('ussr', 0)}  space US {view['space'].get('us', 0)} USSR {view['space'].get('ussr', 0)}",
-        f"China Card: {china.get('holder') or 'nobody'} ({'face up' if china.get('face_up') else 'face down'})",
-    ]
-    if view.get("headline"):
-        lines.append("headline: " + ", ".join(f"{r} {c}" for r, c in sorted(view["headline"].items())))
-    influence = view.get("influence") or {}
-    for region in TM.REGIONS:
-        cells = []
-        for i in TM.REGION_COUNTRIES[region]:
-            country = TM.COUNTRIES[i]
-            amounts = influence.get(country.id)
-            if amounts:
-                bg = "*" if country.battleground else ""
-                cells.append(f"{country.name}{bg} {amounts['us']}/{amounts['ussr']}"
-                             f"{controller(country.id, amounts['us'], amounts['ussr'])}")
-        lines.append(f"{region}: " + (", ".join(cells) or "-"))
-    lines.append(f"hand of {view['role']}: " + (" ".join(view.get("hand") or []) or "-"))
-    lines.append(f"other hand: {view.get('opponent_hand_size', 0)} cards; deck {view.get('deck_size', 0)}, "
-                 f"discard {len(view.get('discard') or [])}, removed {len(view.get('removed') or [])}")
-    if view.get("effects"):
-        lines.append("effects: " + ", ".join(view["effects"]))
-    lines += _history_lines(view.get("history") or [])
-    return "\n".join(lines)
-
-
-def _ts_omniscient(game: Any, state: Any) -> str:
-    return game.render(state)
-
-
-register_renderer("twilight-struggle", _ts_board, _ts_omniscient)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,16 +203,10 @@ class Review:
 
 
 def game_for(name: str | None) -> Game:
-    """The game a record names: a built-in one, else one from the plugin registry. Raises
+    """The game a record names, from the plugin registry (built-in games included). Raises
     :class:`ValueError` (one line) for an unknown game."""
-    from .games import GAMES
-
-    if name in GAMES:
-        return GAMES[name]
-    from .plugins import PluginError, load_registry
-
     try:
-        return load_registry().game(str(name))
+        return game_spec(str(name)).game
     except PluginError as exc:
         raise ValueError(str(exc.args[0] if exc.args else exc)) from None
 

@@ -1,108 +1,29 @@
 """Engine values → wire messages (``standoff.v1``).
 
-The engine's ``view(state, role)`` is JSON-ready data; here each game's view becomes its typed
-protobuf message, so a client in any language reads it with generated code. Every message leaves
+The engine's ``view(state, role)`` is JSON-ready data; here each game's view becomes its wire
+message through the view codec the game registered (:mod:`standoff.sdk.views`): the built-in
+games' typed messages, so a client in any language reads them with generated code; a plugin's
+own message or canonical JSON in a ``PluginView``. Every message leaves
 the referee serialised with ``deterministic=True`` (map entries sorted), so equal views are equal
 bytes: the wire-level leak test relies on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from standoff.v1 import referee_pb2 as pb
 from standoff.v1 import views_pb2 as vpb
 
+from ..sdk.views import codec_for
 from .core.game import Decision
 
 
-def _schotten_totten(view: dict[str, Any]) -> vpb.View:
-    msg = vpb.View()
-    st = msg.schotten_totten
-    st.ruleset = view["ruleset"]
-    st.role = view["role"]
-    st.turn = view["turn"]
-    st.to_move = view["to_move"]
-    st.step = view["step"] or ""
-    st.hand.extend(view["hand"])
-    for role, other in view["opponents"].items():
-        entry = st.opponents[role]
-        entry.troops = other["troops"]
-        entry.tactics = other["tactics"]
-        entry.known.extend(other["known"])
-    for flag in view["flags"]:
-        f = st.flags.add()
-        f.flag = flag["flag"]
-        f.claimed_by = flag["claimed_by"] or ""
-        f.fog = flag["fog"] or ""
-        f.mud = flag["mud"] or ""
-        for role, side in flag["sides"].items():
-            s = f.sides[role]
-            s.cards.extend(side["cards"])
-            if side["completed_at"] is not None:
-                s.completed_at = side["completed_at"]
-    for name, deck in view["decks"].items():
-        d = st.decks[name]
-        d.size = deck["size"]
-        d.top.extend(deck["top"])
-    for role, cards in view["discards"].items():
-        st.discards[role].cards.extend(cards)
-    for role, count in view["tactics_played"].items():
-        st.tactics_played[role] = count
-    for role, played in view["leader_played"].items():
-        st.leader_played[role] = played
-    st.history_from = view.get("history_from", 0)
-    add = st.history.add
-    for number, role, step, key in view["history"]:
-        add(number=number, role=role, step=step, key=key)
-    return msg
-
-
-def _twilight_struggle(view: dict[str, Any]) -> vpb.View:
-    msg = vpb.View()
-    ts = msg.twilight_struggle
-    ts.role = view["role"]
-    ts.turn = view["turn"]
-    ts.action_round = view["action_round"]
-    ts.phasing = view["phasing"]
-    ts.step = view["step"] or ""
-    ts.vp = view["vp"]
-    ts.defcon = view["defcon"]
-    ts.military_ops.update(view["military_ops"])
-    ts.space.update(view["space"])
-    ts.hand.extend(view["hand"])
-    ts.opponent_hand_size = view["opponent_hand_size"]
-    ts.opponent_hand.extend(view.get("opponent_hand", ()))
-    ts.china_card.holder = view["china_card"]["holder"] or ""
-    ts.china_card.face_up = view["china_card"]["face_up"]
-    ts.headline.update(view["headline"])
-    for country, amounts in view["influence"].items():
-        entry = ts.influence[country]
-        entry.us = amounts["us"]
-        entry.ussr = amounts["ussr"]
-    ts.deck_size = view["deck_size"]
-    ts.discard.extend(view["discard"])
-    ts.removed.extend(view["removed"])
-    ts.effects.extend(view["effects"])
-    ts.events_played.extend(view["events_played"])
-    ts.chinese_civil_war = view.get("chinese_civil_war", 0)
-    ts.history_from = view.get("history_from", 0)
-    add = ts.history.add
-    for number, role, step, key in view["history"]:
-        add(number=number, role=role, step=step, key=key)
-    return msg
-
-
-VIEW_ENCODERS: dict[str, Callable[[dict[str, Any]], vpb.View]] = {
-    "schotten-totten": _schotten_totten,
-    "twilight-struggle": _twilight_struggle,
-}
-
-
 def encode_view(game: str, view: dict[str, Any]) -> vpb.View:
-    """The typed wire view of ``game`` for an engine view."""
-    return VIEW_ENCODERS[game](view)
+    """The wire view of ``game`` for an engine view: the game's registered view codec
+    (:func:`standoff.sdk.views.codec_for`: the built-in games' typed messages, a plugin's own
+    codec, or the generic JSON ``PluginView`` for a game without one)."""
+    return codec_for(game).encode(view)
 
 
 def decision_message(

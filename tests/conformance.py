@@ -11,6 +11,7 @@ import os
 import random
 from typing import Any
 
+from standoff.sdk import capability
 from standoff.server.core.game import CHANCE
 from standoff.server.core.record import Record, make_header, move_line, outcome_line, replay
 from standoff.server.local import chance_rng, sample_chance
@@ -74,12 +75,15 @@ def check_every_option_applies(game: Any, state: Any, decision: Any) -> None:
 
 
 def check_views_leak_free(game: Any, state: Any, rng: random.Random, redeals: int = 2) -> None:
-    """Re-deal what each role cannot see: its view must be byte-identical."""
+    """Re-deal what each role cannot see (the game's ``determinize`` capability, which every
+    game with hidden information must have): its view must be byte-identical."""
+    determinize = capability(game, "determinize")
+    assert determinize is not None, f"{game.name} has no determinize(): its views cannot be checked for leaks"
     for role in state.rules.roles:
         view = json.dumps(game.view(state, role), sort_keys=True)
         assert view == json.dumps(game.view(state, role), sort_keys=True), "view not deterministic"
         for _ in range(redeals):
-            other = game.determinize(state, role, rng)
+            other = determinize(state, role, rng)
             assert json.dumps(game.view(other, role), sort_keys=True) == view, (
                 f"the view of {role} changed when hidden cards were re-dealt"
             )

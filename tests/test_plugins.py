@@ -321,6 +321,73 @@ def test_from_class():
         BotSpec.from_class(object)  # type: ignore[arg-type]
 
 
+def test_the_plugin_api_comes_from_the_sdk():
+    """Plugin authors import the hook marker and the specs from standoff.sdk; the old names in
+    standoff.server.plugins are the same objects."""
+    import standoff.sdk as sdk
+    from standoff.server import hookspecs, plugins
+
+    assert sdk.hookimpl is plugins.hookimpl is hookspecs.hookimpl
+    assert sdk.BotSpec is plugins.BotSpec and sdk.GameSpec is plugins.GameSpec
+
+
+def test_builtin_games_are_registered_as_specs():
+    from standoff.sdk.views import codec_for
+    from standoff.server.plugins import game_spec
+
+    registry = load_registry(entry_points=False)
+    for name, member in ((ST, "schotten_totten"), ("twilight-struggle", "twilight_struggle")):
+        spec = registry.spec(name)
+        assert spec.game is get_game(name) and spec.distribution == "standoff" and spec.html_board
+        assert spec.codec is codec_for(name) and spec.codec.member == member
+        assert spec.seat_board is not None and spec.state_board is not None
+        assert game_spec(name).codec is spec.codec
+
+
+class _TinyGame:
+    """Just enough of a game for the loader's checks."""
+
+    rules_version = "1"
+    rulesets = ("standard",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def rules(self, ruleset=None, options=None):
+        raise NotImplementedError
+
+    new_state = decision = apply = view = outcome = rules
+
+
+class _GamePlugin:
+    @hookimpl
+    def standoff_games(self):
+        from standoff.sdk import GameSpec
+        from standoff.sdk.views import JsonViewCodec
+
+        return [
+            GameSpec(_TinyGame("tiny-wrong-codec"), codec=JsonViewCodec("another-game")),
+            GameSpec(_TinyGame("tiny-bad-board"), seat_board="not a function"),
+            _TinyGame("tiny-bare"),
+            GameSpec(_TinyGame(ST)),
+        ]
+
+
+def test_game_specs_are_checked():
+    from standoff.sdk.views import JsonViewCodec
+
+    registry = load_registry(entry_points=False, extra_plugins=[_GamePlugin()])
+    assert list(registry.games) == [ST, "twilight-struggle", "tiny-bare"]
+    bare = registry.spec("tiny-bare")
+    assert type(bare.codec) is JsonViewCodec and bare.codec.game == "tiny-bare"
+    assert bare.distribution == "_GamePlugin"
+    problems = "\n".join(registry.problems)
+    assert "game 'tiny-wrong-codec': codec JsonViewCodec('another-game')" in problems
+    assert "game 'tiny-bad-board': seat_board 'not a function' (str) is not callable" in problems
+    assert "game 'schotten-totten' is already provided by standoff; this one is ignored" in problems
+    assert len(registry.problems) == 3
+
+
 # --- plugins handed in by the caller (no installation) ---------------------------------------------
 
 
@@ -404,7 +471,7 @@ def test_broken_plugins_are_skipped_and_reported(registry: Registry):
     assert "standoff_bots() raised RuntimeError: boom in hook" in _problem(registry, "raises")
     assert "standoff_bots() returned BotSpec(name='lonely'" in _problem(registry, "not-a-list")
     assert "expected a list" in _problem(registry, "not-a-list")
-    assert "standoff_bots() returned {'name': 'dicty'} (dict), expected a standoff.server.plugins.BotSpec" in _problem(
+    assert "standoff_bots() returned {'name': 'dicty'} (dict), expected a standoff.sdk.BotSpec" in _problem(
         registry, "not-a-spec"
     )
     assert "bot 'random' is already provided by standoff; this one is ignored" in _problem(registry, "duplicate")

@@ -396,6 +396,40 @@ def test_renderer_registry_and_generic_fallback(records):
         assert f"{role} hand (" in board
 
 
+def test_boards_come_from_the_games_registered_spec(tmp_path):
+    """A game registered with its own boards (a GameSpec) is replayed with them, looked up by the
+    record's game name, in `standoff replay` too; an override (register_renderer) still wins."""
+    from standoff.bots.random_bot import RandomBot
+    from standoff.sdk import GameSpec, hookimpl
+    from standoff.server.games.schotten_totten import SchottenTotten
+
+    class Renamed(SchottenTotten):
+        name = "st-renamed"
+
+    class Plugin:
+        @hookimpl
+        def standoff_games(self):
+            return [GameSpec(Renamed(), seat_board=lambda view: f"seat board of {view['role']}",
+                             state_board=lambda state: f"table at decision {state.number}")]
+
+    registry = load_registry(entry_points=False, extra_plugins=[Plugin()])
+    game = registry.game("st-renamed")
+    record = play_match(game, game.rules(), {"p1": RandomBot(1), "p2": RandomBot(2)}, 4, timing=False).record
+    seat = "\n".join(replay_lines(game, record, as_role="p2"))
+    assert "seat board of p2" in seat and "table at" not in seat and "flag 1:" not in seat
+    assert f"table at decision {len(record.moves)}" in "\n".join(replay_lines(game, record))
+    path = tmp_path / "renamed.jsonl"
+    write_record(path, record)
+    out = io.StringIO()
+    assert run_replay(argparse.Namespace(record=str(path), as_role="p1"), stdout=out) == 0
+    assert "seat board of p1" in out.getvalue()
+    register_renderer("st-renamed", lambda view: "overridden")
+    try:
+        assert render_view("st-renamed", {"role": "p1"}) == "overridden"
+    finally:
+        review_module.RENDERERS.pop("st-renamed")
+
+
 def test_schotten_totten_board_reads_well(records):
     state = _state_before(records[0], len(records[0].moves))
     view = GAME.view(state, "p1")

@@ -1,4 +1,10 @@
-"""The games the referee knows, by name. Pure rules: no I/O."""
+"""The built-in games' rules objects, by name. Pure rules: no I/O.
+
+Everything that looks a game up by name (the wire, the SDK, replays, reports, tournaments) goes
+through the plugin registry (:mod:`standoff.server.plugins`), where these games are registered
+as default plugins, with their view codecs and text boards, beside the installed game plugins.
+``GAMES`` and :func:`get_game` are for code that wants a built-in game's rules directly (bots
+and tests of that game)."""
 
 from __future__ import annotations
 

@@ -289,6 +289,39 @@ def test_three_player_tracks_hold_only_their_own_seats_cards():
         assert sorted(view["opponents"]) == sorted(r for r in rules.roles if r != seat)
 
 
+def test_a_game_the_viewer_does_not_draw_gets_its_own_text_boards():
+    """A game registered without html_board (a game plugin): each seat's track holds the text of
+    the game's seat board, rendered from that seat's views alone; the omniscient track its
+    state board."""
+    from standoff.bots.random_bot import RandomBot
+    from standoff.sdk import GameSpec, hookimpl
+    from standoff.server.games.schotten_totten import SchottenTotten
+
+    class Renamed(SchottenTotten):
+        name = "st-text-boards"
+
+    class Plugin:
+        @hookimpl
+        def standoff_games(self):
+            return [GameSpec(Renamed(), seat_board=lambda view: f"{view['role']} holds {' '.join(view['hand'])}",
+                             state_board=lambda state: f"everything at {state.number}")]
+
+    registry = load_registry(entry_points=False, extra_plugins=[Plugin()])
+    game = registry.game("st-text-boards")
+    record = play_match(game, game.rules(), {"p1": RandomBot(1), "p2": RandomBot(2)}, 3, timing=False).record
+    data = match_tracks(game, record)
+    player_moves = [n for n, m in enumerate(record.moves, 1) if m["role"] != "chance"]
+    assert omniscient_boards(data["tracks"]["omniscient"])[-1] == f"everything at {len(record.moves)}"
+    for role in ("p1", "p2"):
+        track = data["tracks"][role]
+        assert all("v" not in frame for frame in track["frames"])
+        boards = omniscient_boards(track)
+        assert len(boards) == len(player_moves) + 1
+        before = next(step.state for step in replay_steps(game, record) if step.number == player_moves[0] - 1)
+        assert boards[0] == f"{role} holds {' '.join(game.view(before, role)['hand'])}"  # when first asked
+        assert all(b.startswith(f"{role} holds") for b in boards)
+
+
 def test_series_matches_get_a_page_per_game(tmp_path):
     summary = run(tmp_path, "series", games_per_pairing=2, match={"games": 2})
     index = write_report(summary.run_dir)

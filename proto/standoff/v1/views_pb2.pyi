@@ -7,12 +7,32 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class View(_message.Message):
-    __slots__ = ("schotten_totten", "twilight_struggle")
+    __slots__ = ("schotten_totten", "twilight_struggle", "plugin")
     SCHOTTEN_TOTTEN_FIELD_NUMBER: _ClassVar[int]
     TWILIGHT_STRUGGLE_FIELD_NUMBER: _ClassVar[int]
+    PLUGIN_FIELD_NUMBER: _ClassVar[int]
     schotten_totten: SchottenTottenView
     twilight_struggle: TwilightStruggleView
-    def __init__(self, schotten_totten: _Optional[_Union[SchottenTottenView, _Mapping]] = ..., twilight_struggle: _Optional[_Union[TwilightStruggleView, _Mapping]] = ...) -> None: ...
+    plugin: PluginView
+    def __init__(self, schotten_totten: _Optional[_Union[SchottenTottenView, _Mapping]] = ..., twilight_struggle: _Optional[_Union[TwilightStruggleView, _Mapping]] = ..., plugin: _Optional[_Union[PluginView, _Mapping]] = ...) -> None: ...
+
+class PluginView(_message.Message):
+    __slots__ = ("game", "json", "typed")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    TYPED_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    json: str
+    typed: PackedMessage
+    def __init__(self, game: _Optional[str] = ..., json: _Optional[str] = ..., typed: _Optional[_Union[PackedMessage, _Mapping]] = ...) -> None: ...
+
+class PackedMessage(_message.Message):
+    __slots__ = ("type_url", "value")
+    TYPE_URL_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    type_url: str
+    value: bytes
+    def __init__(self, type_url: _Optional[str] = ..., value: _Optional[bytes] = ...) -> None: ...
 
 class HistoryEntry(_message.Message):
     __slots__ = ("number", "role", "step", "key")
