@@ -1,0 +1,223 @@
+"""Shared pieces of the Schotten Totten / Battle Line steps (:mod:`.steps`): the prebuilt
+options (``card:red-5``, ``flag:4``, ``deck:troops``, ``pass``, ``done``, ``discard``), the
+termination codes, and the queries and edits of the table every step uses: room at the flags,
+hands kept sorted, cards put on and taken from a side, the claims a role can prove now (with their
+cached verdicts and the one-sentence explanation of a refused claim) and the win check after a
+claim.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from ...core.game import Option, Outcome
+from . import cards as C
+from .formations import can_claim_mask, refute
+from .state import DECK_NAMES, NO_ONE, STState
+
+# -- prebuilt options: building a decision is indexing, not formatting --------------------------
+
+CARD_OPTIONS: tuple[Option, ...] = tuple(
+    Option(f"card:{C.card_name(c)}", C.card_name(c), c) for c in range(70)
+)
+FLAG_OPTIONS: tuple[Option, ...] = tuple(Option(f"flag:{f + 1}", f"flag {f + 1}", f) for f in range(9))
+DECK_OPTIONS: tuple[Option, ...] = tuple(
+    Option(f"deck:{name}", f"draw from the {name} deck", d) for d, name in enumerate(DECK_NAMES)
+)
+PASS = Option("pass", "pass (no troop card can be placed)", "voluntary")
+#: The same choice when it is the only one: only such passes count toward a stalemate.
+FORCED_PASS = Option("pass", "pass (nothing can be played)", "forced")
+DONE = Option("done", "claim nothing more", None)
+DISCARD = Option("discard", "discard it face up", None)
+
+# Termination codes of this game.
+BREAKTHROUGH = "breakthrough"
+ENVELOPMENT = "envelopment"
+STALEMATE = "stalemate"
+DECISION_CAP = "decision_cap"
+
+
+_card_option = CARD_OPTIONS.__getitem__
+
+
+def _card_options(cards) -> tuple[Option, ...]:
+    return tuple(map(_card_option, cards))
+
+
+def _side_index(state: STState, flag: int, role: int) -> int:
+    return flag * len(state.rules.roles) + role
+
+
+#: _FLAG_SIDES[n][role]: ((flag, side index), ...) for the 9 flags, so loops need no arithmetic.
+_FLAG_SIDES = {n: tuple(tuple((f, f * n + r) for f in range(9)) for r in range(n)) for n in (2, 3)}
+
+
+def has_room(state: STState, role: int) -> bool:
+    """Whether ``role`` has a free slot on its side of some unclaimed flag."""
+    sides, claimed, mud = state.sides, state.claimed, state.mud
+    for f, i in _FLAG_SIDES[len(state.rules.roles)][role]:
+        if len(sides[i]) < (3 if mud[f] < 0 else 4) and claimed[f] < 0:
+            return True
+    return False
+
+
+def open_flags(state: STState, role: int) -> list[int]:
+    """Unclaimed flags where ``role`` has a free slot."""
+    sides, claimed, mud = state.sides, state.claimed, state.mud
+    return [
+        f
+        for f, i in _FLAG_SIDES[len(state.rules.roles)][role]
+        if len(sides[i]) < (3 if mud[f] < 0 else 4) and claimed[f] < 0
+    ]
+
+
+def _add_to_hand(state: STState, role: int, card: int) -> None:
+    # Hands stay sorted so that their order reveals nothing about when a card arrived.
+    hand = state.hands[role]
+    i = bisect_left(hand, card)
+    state.hands[role] = hand[:i] + (card,) + hand[i:]
+
+
+def _remove_from_hand(state: STState, role: int, card: int) -> None:
+    hand = state.hands[role]
+    i = hand.index(card)
+    state.hands[role] = hand[:i] + hand[i + 1 :]
+
+
+def _put_on_side(state: STState, flag: int, role: int, card: int) -> None:
+    i = _side_index(state, flag, role)
+    if card < 60:
+        state.table |= 1 << card
+    state.sides[i] += (card,)
+    state.placed[i] += (state.number,)
+
+
+def _take_from_side(state: STState, flag: int, role: int, card: int) -> None:
+    i = _side_index(state, flag, role)
+    side = state.sides[i]
+    j = side.index(card)
+    state.sides[i] = side[:j] + side[j + 1 :]
+    placed = state.placed[i]
+    state.placed[i] = placed[:j] + placed[j + 1 :]
+
+
+def _discard(state: STState, role: int, card: int) -> None:
+    state.discards[role] += (card,)
+
+
+def find_on_table(state: STState, card: int) -> tuple[int, int] | None:
+    """(flag, role) of a card lying in a formation slot, or ``None``."""
+    n = len(state.rules.roles)
+    for i, side in enumerate(state.sides):
+        if card in side:
+            return divmod(i, n)
+    return None
+
+
+def claimable_flags(state: STState, role: int) -> list[int]:
+    """Flags ``role`` can prove now (rules digest §4).
+
+    Verdicts are cached per side in ``state.proofs`` as ``(fog, mud, verdict, *sides at the
+    flag)``, the verdict being -1 (provable) or a refutation mask: a proof holds while the flag's
+    sides (tuples, replaced on every change, so compared by identity) and environment are unchanged, because unseen troops only ever decrease; a refutation holds while
+    its witness troops are still unseen.
+    """
+    n = len(state.rules.roles)
+    sides, claimed, mud, fog, proofs = state.sides, state.claimed, state.mud, state.fog, state.proofs
+    result = []
+    for f, i in _FLAG_SIDES[n][role]:
+        mine = sides[i]
+        if len(mine) < 3 or claimed[f] >= 0:
+            continue
+        size = 3 if mud[f] < 0 else 4
+        if len(mine) < size:
+            continue
+        base = i - role
+        cached = proofs[i]
+        # Entries are (fog, mud, verdict, side 0, side 1, ...): sides compared by identity.
+        if cached is not None and cached[0] == fog[f] and cached[1] == mud[f]:
+            if n == 2:
+                same = cached[3] is sides[base] and cached[4] is sides[base + 1]
+            else:
+                same = all(cached[3 + r] is sides[base + r] for r in range(n))
+            if same:
+                verdict = cached[2]
+                if verdict < 0:
+                    result.append(f)
+                    continue
+                if not verdict & state.table:
+                    continue
+        verdict = -1  # -1: provable; else a refutation mask
+        unseen = state.unseen_mask()
+        mine_at = max(state.placed[base + role])
+        for other in range(n):
+            if other == role:
+                continue
+            theirs = sides[base + other]
+            theirs_at = max(state.placed[base + other]) if len(theirs) >= size else 0
+            refutation = refute(mine, mine_at, theirs, theirs_at, size, unseen, fog[f] != NO_ONE)
+            if refutation is not None:
+                verdict = refutation
+                break
+        proofs[i] = (fog[f], mud[f], verdict, *sides[base : base + n])
+        if verdict < 0:
+            result.append(f)
+    return result
+
+
+def explain_claim(state: STState, role: int, flag: int) -> str | None:
+    """Why ``role`` cannot claim ``flag`` now, in one sentence; ``None`` if it can."""
+    n = len(state.rules.roles)
+    name = state.rules.roles[role]
+    if state.claimed[flag] != NO_ONE:
+        return f"flag {flag + 1} is already claimed by {state.rules.roles[state.claimed[flag]]}"
+    size = state.capacity(flag)
+    mine = state.sides[flag * n + role]
+    if len(mine) < size:
+        return f"{name}'s side of flag {flag + 1} is not complete ({len(mine)} of {size} cards)"
+    unseen = state.unseen_mask()
+    mine_at = max(state.placed[flag * n + role])
+    fog = state.fog[flag] != NO_ONE
+    for other in range(n):
+        if other == role:
+            continue
+        theirs = state.sides[flag * n + other]
+        theirs_at = max(state.placed[flag * n + other]) if len(theirs) >= size else 0
+        ok, witness = can_claim_mask(mine, mine_at, theirs, theirs_at, size, unseen, fog)
+        if ok:
+            continue
+        rival = state.rules.roles[other]
+        if witness is None:
+            return (
+                f"{rival}'s complete formation at flag {flag + 1} is stronger, "
+                "or as strong and completed first"
+            )
+        names = ", ".join(C.card_name(c) for c in witness)
+        return (
+            f"{rival} could still beat it at flag {flag + 1} with {names} "
+            f"(cards not yet on the table)"
+        )
+    return None
+
+
+def _check_win(state: STState, role: int, flag: int) -> None:
+    rules = state.rules
+    claimed = state.claimed
+    run = rules.run_to_break_through
+    for start in range(max(0, flag - run + 1), min(flag, 9 - run) + 1):
+        if all(claimed[f] == role for f in range(start, start + run)):
+            state.outcome = Outcome.win(
+                rules.roles,
+                rules.roles[role],
+                BREAKTHROUGH,
+                f"{rules.roles[role]} claimed {run} adjacent flags ({start + 1}-{start + run})",
+            )
+            return
+    if claimed.count(role) >= rules.flags_to_envelop:
+        state.outcome = Outcome.win(
+            rules.roles,
+            rules.roles[role],
+            ENVELOPMENT,
+            f"{rules.roles[role]} claimed {rules.flags_to_envelop} flags",
+        )
+
