@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..server.hookspecs import hookimpl
-from ..server.plugins import BotSpec
+from ..sdk import BotSpec, hookimpl
 from . import BUILTIN_BOTS
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from standoff.v1 import referee_pb2 as pb
 
+from ..sdk.plugin import capability
 from .core.chance import ChanceStream
 from .core.game import CHANCE, Decision, Game, Outcome, sample_chance
 from .core.record import Record, make_header, move_line, outcome_line
@@ -217,7 +218,7 @@ class MatchDriver:
         self._charge(role, elapsed_ms)
         count_fault(self.faults, role, kind)
         if kind == TIMEOUT:
-            default = getattr(self.game, "fallback_index", None)
+            default = capability(self.game, "fallback_index")
             index = default(self.state) if default is not None else None
             if index is not None:
                 self._apply(ask.decision, index, {"fault": kind, "substituted": True})

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..sdk.plugin import capability
 from .core.game import UNRATED_TERMINATIONS
 from .core.record import ReplayError, replay
 from .ledger import LedgerError, read_chain, record_digest
@@ -178,7 +179,8 @@ class _Checker:
                 raise LedgerError(f"game {game['game']}: the line says {game.get('winner')}/{game.get('termination')}, "
                                   f"record {name} says {footer.get('winner')}/{footer.get('termination')}")
             if state is not None:
-                claimed = self.registry.games[record.header["game"]].flags_claimed(state)
+                claimed = capability(self.registry.games[record.header["game"]], "flags_claimed")
+                claimed = claimed(state) if claimed is not None else {}
                 points = {r: _WIN_POINTS if r == footer.get("winner") else claimed.get(r, 0) for r in roles}
                 if points != game.get("points"):
                     raise LedgerError(f"game {game['game']}: points {game.get('points')} but the replay gives {points}")

@@ -448,7 +448,6 @@ def test_schotten_totten_board_reads_well(records):
         assert re.search(r"\((wedge|phalanx|battalion|skirmish line|host) \d+\)", text)
 
 
-@pytest.mark.skipif("three_player" not in GAME.rulesets, reason="no three-player ruleset")
 def test_three_player_records_render_and_hide_both_other_hands():
     registry = load_registry(entry_points=False)
     rules = GAME.rules("three_player")

@@ -31,15 +31,11 @@ from typing import Any, Protocol
 import trio
 
 from .config import TournamentConfig
+from .errors import MatchCrashed, RunError
+
+__all__ = ["MatchCrashed", "MatchExecutor", "RunError", "Worker", "WorkerPool", "make_executor", "store_records"]
 
 
-class RunError(RuntimeError):
-    """A run that cannot go on (a run folder of another config, a Ray cluster out of reach...)."""
-
-
-class MatchCrashed(RunError):
-    """One match could not be played: the worker processes playing it kept dying. The run goes
-    on; the match is an ``error`` result."""
 
 
 class MatchExecutor(Protocol):

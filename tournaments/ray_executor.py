@@ -39,7 +39,7 @@ from typing import Any
 
 import trio
 
-from .executors import RunError
+from .errors import RunError
 
 __all__ = ["MAX_RETRIES", "RayExecutor", "play_job"]
 

@@ -39,6 +39,7 @@ from typing import Any, TextIO
 import structlog
 import trio
 
+from ..sdk.plugin import capability
 from ..server.core.game import Outcome
 from ..server.core.record import Record, make_header, outcome_line
 from ..server.faults import ERROR, TimeControl, policy_from_name
@@ -429,7 +430,8 @@ class Executor:
             await match.done.wait()
             state = match.final_state
             game = self.registry.games[c.game]
-            flags = game.flags_claimed(state) if state is not None and hasattr(game, "flags_claimed") else {}
+            claimed = capability(game, "flags_claimed")
+            flags = claimed(state) if state is not None and claimed is not None else {}
             return match.outcome, flags, match.faults
 
         if series:

@@ -19,6 +19,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from ..sdk.plugin import capability
 from ..server.core.seeds import derive_seed
 from ..server.faults import TimeControl, policy_from_name
 from ..server.local import bot_seed, play_match
@@ -52,7 +53,8 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
                 game, rules, bots, seed, bot_names=dict(zip(roles, spec.seats, strict=True)), match_id=name,
                 on_line=writer.write, time_control=tc, policy=policy, retries=job.get("retries", 0),
             )
-        flags = game.flags_claimed(played.state) if hasattr(game, "flags_claimed") else {}
+        claimed = capability(game, "flags_claimed")
+        flags = claimed(played.state) if claimed is not None and played.state is not None else {}
         return played.outcome, flags, played.faults
 
     if series:
