@@ -62,6 +62,7 @@ from typing import Any
 from ..server.core.game import CHANCE, Option, Outcome, sample_chance
 from ..server.games.schotten_totten import cards as C
 from ..server.games.schotten_totten.determinize import redeal
+from .types import SimulationError
 from .views import as_dict
 
 __all__ = [
@@ -82,9 +83,6 @@ _DECK_KEYS = {"deck:troops": 0, "deck:tactics": 1}
 _GAMES = ("schotten-totten", "twilight-struggle")
 
 
-class SimulationError(ValueError):
-    """The view cannot be turned into a state (incomplete history, another game, wrong options,
-    or a view the engine could not have produced)."""
 
 
 def _is_kind(card: int, deck: int) -> bool:

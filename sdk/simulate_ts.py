@@ -56,7 +56,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..server.games.twilight_struggle.state import USSR
-from .simulate import SimulationError
+from .types import SimulationError
 from .simulate_ts_cards import _BY_ID, _HAND_CHOICES, _TEHRAN, _eligible
 from .simulate_ts_cards import HIDDEN_CARD as HIDDEN_CARD, HIDDEN_HAND as HIDDEN_HAND  # re-exported
 from .simulate_ts_replay import _Replay

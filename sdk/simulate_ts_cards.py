@@ -8,7 +8,7 @@ Shared by the rules inference, the replay and the re-deal.
 from __future__ import annotations
 
 from ..server.games.twilight_struggle import card_data as CD
-from .simulate import SimulationError
+from .types import SimulationError
 
 HIDDEN_CARD = "card:hidden"
 HIDDEN_HAND = "hand:hidden"

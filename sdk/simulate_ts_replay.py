@@ -16,7 +16,7 @@ from ..server.core.game import CHANCE
 from ..server.games.twilight_struggle import ops as O
 from ..server.games.twilight_struggle.game import _headline_revealed
 from ..server.games.twilight_struggle.state import USSR
-from .simulate import SimulationError
+from .types import SimulationError
 from .simulate_ts_cards import (
     _ATTEMPTS,
     _BY_ID,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..server.core.game import RulesError
-from .simulate import SimulationError
+from .types import SimulationError
 from .simulate_ts_cards import _OPTIONAL, _number
 from .views import as_dict
 

@@ -187,3 +187,9 @@ def decode_match_ended(msg: pb.MatchEnded) -> MatchResult:
         faults=faults,
         role=msg.role,
     )
+
+
+class SimulationError(ValueError):
+    """The view cannot be turned into a state (incomplete history, another game, wrong options,
+    or a view the engine could not have produced): raised by the SDK's forward models
+    (:mod:`standoff.sdk.simulate`, :mod:`standoff.sdk.simulate_ts`)."""
