@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from standoff.server.core.flow import iter_history
 from standoff.server.games.twilight_struggle import TwilightStruggle
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import map_data as M
@@ -40,7 +41,7 @@ def position(
     and overrides the set-up influence there (set ``setup_influence=False`` to start empty).
     Cards not in a hand are in the draw pile. ``rounds`` action rounds are pending, alternating
     from ``phasing`` (use 2 to stop at the other side's round after a play)."""
-    rules = make_rules(None, {"end_turn": str(end_turn)})  # no implemented-events check in tests
+    rules = make_rules(None, {"end_turn": str(end_turn)})
     state = TSState(rules, len(M.COUNTRIES))
     if setup_influence:
         for i, c in enumerate(M.COUNTRIES):
@@ -121,3 +122,26 @@ def step(state: TSState) -> str | None:
 def who(state: TSState) -> str:
     """The role of the pending decision."""
     return GAME.decision(state).role
+
+
+def country_keys(*names: str) -> list[str]:
+    """``country:<id>`` keys in the engine's order (map index)."""
+    return [f"country:{n}" for n in sorted(names, key=country)]
+
+
+def region_keys(*names: str) -> list[str]:
+    """``country:<id>`` keys of the countries of regions or sub-regions, in the engine's order."""
+    indices: set[int] = set()
+    for name in names:
+        indices.update(M.REGION_COUNTRIES.get(name) or M.SUBREGION_COUNTRIES[name])
+    return [f"country:{M.COUNTRIES[i].id}" for i in sorted(indices)]
+
+
+def history(state: TSState, role: str, step_name: str) -> list[str]:
+    """The keys of ``step_name`` entries of the history as ``role`` sees it."""
+    return [key for _, _, s, key in GAME.view(state, role)["history"] if s == step_name]
+
+
+def events_in_order(state: TSState) -> list[str]:
+    """The ``card:<id>`` keys of the events carried out so far, in order."""
+    return [e.key for e in iter_history(state.history) if e.step == "event"]

@@ -7,6 +7,7 @@ conditions (20 VP, DEFCON 1) are checked in one place.
 from __future__ import annotations
 
 from ...core.game import Outcome
+from . import hooks as H
 from . import map_data as M
 from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
 
@@ -21,7 +22,6 @@ MISSILE_CRISIS = "cuban_missile_crisis"
 
 STABILITY = tuple(c.stability for c in M.COUNTRIES)
 BATTLEGROUND = tuple(c.battleground for c in M.COUNTRIES)
-REGION = tuple(c.region for c in M.COUNTRIES)
 ASIA = frozenset(M.REGION_COUNTRIES[M.ASIA])
 SOUTHEAST_ASIA = frozenset(M.SUBREGION_COUNTRIES["Southeast Asia"])
 
@@ -75,31 +75,37 @@ def degrade_defcon(state: TSState, by: int = 1) -> None:
     set_defcon(state, state.defcon - by)
 
 
-def score_region(state: TSState, region: str, *, shuttle: bool = False) -> tuple[int, int, int]:
+def score_region(state: TSState, region: str) -> tuple[int, int, int]:
     """``(us_vp, ussr_vp, europe_winner)`` for scoring ``region`` now (rule 10.1; map.md §6).
-    ``europe_winner`` is the side controlling Europe (an automatic win) or NOBODY."""
-    # A country named by a "scoring_ignore:<id>" effect does not count (Shuttle Diplomacy).
-    ignored = {e.split(":", 1)[1] for e in state.effects if e.startswith("scoring_ignore:")}
+    ``europe_winner`` is the side controlling Europe (an automatic win) or NOBODY. Lasting
+    effects may leave countries out (hooks.SCORING_EXCLUSIONS: Shuttle Diplomacy) or count more
+    battlegrounds for a side controlling them (hooks.EXTRA_BATTLEGROUNDS: Formosan Resolution)."""
+    ignored: set[str] = set()
+    for exclude in H.SCORING_EXCLUSIONS:
+        ignored.update(exclude(state, region))
     countries = [c for c in M.REGION_COUNTRIES[region] if M.COUNTRIES[c].id not in ignored]
     presence, domination, control = M.SCORING[region]
-    formosan = region == M.ASIA and state.has("formosan_resolution")
-    taiwan = M.INDEX["taiwan"]
+    extra: dict[int, set[int]] = {US: set(), USSR: set()}
+    for more in H.EXTRA_BATTLEGROUNDS:
+        for side in (US, USSR):
+            extra[side].update(more(state, region, side))
     counts = []
     for side in (US, USSR):
         total = bgs = 0
         bonus = 0
+        mine = extra[side]
         for c in countries:
             if not controls(state, side, c):
                 continue
             total += 1
-            battleground = BATTLEGROUND[c] or (formosan and side == US and c == taiwan)
-            if battleground:
+            if BATTLEGROUND[c] or c in mine:
                 bgs += 1
             if M.COUNTRIES[c].id in M.ADJACENCY_BONUS[SIDE_NAMES[side]]:
                 bonus += 1
         counts.append((total, bgs, bonus))
     all_bgs = sum(
-        1 for c in countries if BATTLEGROUND[c] or (formosan and c == taiwan and controls(state, US, c))
+        1 for c in countries
+        if BATTLEGROUND[c] or any(c in extra[side] and controls(state, side, c) for side in (US, USSR))
     )
     result = [0, 0]
     europe_winner = NOBODY

@@ -7,20 +7,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.flow import StackGame, history_since
+from . import board as B
 from . import card_data as CD
+from . import hooks as H
 from . import map_data as M
 from . import ops as O
-from . import steps as S
-from .events import event_steps, implemented
+from . import turn as T
+from .events import event_steps
 from .rules import RULESETS, TSRules, make_rules
 from .state import NOBODY, US, USSR, TSState, other
 
 STEPS = {
     step.name: step
     for step in (
-        S.Setup(), S.SetupPlace(), S.Bid(), S.Turn(), S.Deal(), S.Headline(), S.HeadlineChoose(),
-        S.HeadlineReveal(), S.HeadlineResolve(), S.Event(), S.AfterEvent(), S.ScoreRegion(), S.Dispose(), S.ActionRounds(),
-        S.ActionRound(), S.ArEnd(), S.CardUse(), S.SpaceDiscard(), S.EndTurn(),
+        T.Setup(), T.SetupPlace(), T.Bid(), T.Turn(), T.Deal(), T.Headline(), T.HeadlineChoose(),
+        T.HeadlineReveal(), T.HeadlineResolve(), T.Dispose(), T.ActionRounds(),
+        T.ActionRound(), T.ArEnd(), T.CardUse(), T.SpaceDiscard(), T.EndTurn(),
         O.Influence(), O.Realign(), O.RealignRoll(), O.Coup(), O.CoupRoll(), O.SpaceRoll(),
         *event_steps(),
     )
@@ -40,7 +42,7 @@ class TwilightStruggle(StackGame):
     steps = STEPS
 
     def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> TSRules:
-        return make_rules(ruleset, options, implemented=implemented())
+        return make_rules(ruleset, options)
 
     def new_state(self, rules: TSRules | None = None) -> TSState:
         state = TSState(rules or self.rules(), len(M.COUNTRIES))
@@ -69,11 +71,8 @@ class TwilightStruggle(StackGame):
             "space": dict(zip(roles, state.space, strict=True)),
             "hand": [card_name(c) for c in state.hands[me]],
             "opponent_hand_size": len(state.hands[them]),
-            # Aldrich Ames Remix (#98): the US hand is open to the USSR for the rest of the turn.
-            "opponent_hand": (
-                [card_name(c) for c in state.hands[them]]
-                if me == USSR and state.has("aldrich_ames:turn") else []
-            ),
+            # Lasting effects may open the other hand (Aldrich Ames Remix, #98).
+            "opponent_hand": [card_name(c) for c in state.hands[them]] if hand_open(state, me) else [],
             "china_card": {
                 "holder": roles[state.china] if state.china != NOBODY else None,
                 "face_up": state.china_face_up,
@@ -107,9 +106,8 @@ class TwilightStruggle(StackGame):
         them = other(me)
         new = state.copy()
         secret_headline = bool(state.headline[them]) and not _headline_revealed(state)
-        if me == USSR and state.has("aldrich_ames:turn"):
-            # The US hand is open to the USSR: only the draw pile is unknown.
-            new = state.copy()
+        if hand_open(state, me):
+            # The other hand is open to ``role``: only the draw pile is unknown.
             pool = list(state.deck)
             rng.shuffle(pool)
             new.deck = tuple(sorted(pool))
@@ -142,7 +140,7 @@ class TwilightStruggle(StackGame):
             for i in M.REGION_COUNTRIES[region]:
                 us, ussr = state.inf[US][i], state.inf[USSR][i]
                 if us or ussr:
-                    mark = {US: "*US", USSR: "*SU"}.get(_controller(state, i), "")
+                    mark = {US: "*US", USSR: "*SU"}.get(B.controller(state, i), "")
                     cells.append(f"{M.COUNTRIES[i].name} {us}/{ussr}{mark}")
             lines.append(f"  {region}: " + (", ".join(cells) or "-"))
         for side in (USSR, US):
@@ -163,8 +161,7 @@ def _headline_revealed(state: TSState) -> bool:
     )
 
 
-def _controller(state: TSState, country: int) -> int:
-    from .board import controller
-
-    return controller(state, country)
+def hand_open(state: TSState, side: int) -> bool:
+    """The other side's hand is open to ``side`` (hooks.OPEN_HANDS: Aldrich Ames Remix)."""
+    return any(hook(state, side) for hook in H.OPEN_HANDS)
 

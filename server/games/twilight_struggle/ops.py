@@ -1,10 +1,17 @@
 """Operations: influence placement, realignment rolls, coups and the space race (map.md §5, §7).
 
-Ops values and their modifiers (cards.md §6): printed value → Containment / Brezhnev (+1, not
-above 4) and Red Scare/Purge (−1, not below 1) → The China Card's +1 when every point goes to
-Asia → Vietnam Revolts' +1 (USSR) when every point goes to Southeast Asia. The two conditional
-bonuses are tracked while the points are spent: a point spent outside Asia (or Southeast Asia)
-forfeits the bonus that needed it.
+Ops values and their modifiers (cards.md §6): printed value → the bonuses of lasting effects
+(hooks.OPS_BONUSES: Containment / Brezhnev +1, not above 4) → their penalties (hooks.OPS_PENALTIES:
+Red Scare/Purge −1, not below 1) → The China Card's +1 when every point goes to Asia → a +1 when
+every point goes to Southeast Asia (hooks.SOUTHEAST_ASIA_BONUSES: Vietnam Revolts, USSR). The two
+conditional bonuses are tracked while the points are spent: a point spent outside Asia (or
+Southeast Asia) forfeits the bonus that needed it.
+
+Every other lasting effect acting on operations comes through :mod:`.hooks` as well: countries
+barred to placement (Chernobyl), shielded from coups and realignments (NATO, US/Japan Pact) or
+from coups (The Reformer), realignment and coup modifiers (Iran-Contra; SALT, Death Squads), a
+coup that loses the game (Cuban Missile Crisis), what follows a coup (Yuri and Samantha) and a
+battleground coup that leaves DEFCON alone (Nuclear Subs).
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ from . import board as B
 from . import card_data as CD
 from . import hooks as H
 from . import map_data as M
-from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
-from .steps import CHINA, COUNTRY_OPTIONS, DIE_OPTIONS, DONE, country_options, role
+from .common import CHINA, COUNTRY_OPTIONS, DIE_OPTIONS, DONE, country_options, role, space_ability
+from .state import NOBODY, US, USSR, TSState, other
 
 N = len(M.COUNTRIES)
 EUROPE = frozenset(M.REGION_COUNTRIES[M.EUROPE])
@@ -27,9 +34,6 @@ OWN_SPACE = {
     US: frozenset(M.INDEX[c] for c in M.SUPERPOWER_NEIGHBOURS["us"]),
     USSR: frozenset(M.INDEX[c] for c in M.SUPERPOWER_NEIGHBOURS["ussr"]),
 }
-JAPAN = M.INDEX["japan"]
-FRANCE = M.INDEX["france"]
-WEST_GERMANY = M.INDEX["west_germany"]
 
 #: Space race boxes 1..8: (ops needed, highest succeeding roll, VP first, VP second)
 SPACE = {
@@ -41,17 +45,16 @@ SPACE = {
 def ops_value(state: TSState, side: int, card: int) -> int:
     """The card's Operations for ``side`` with the lasting modifiers (not the Asia bonuses)."""
     value = 4 if card == CHINA else CD.CARD_BY_NUMBER[card].ops
-    bonus = "containment:turn" if side == US else "brezhnev_doctrine:turn"
-    if state.has(bonus) and value < 4:
-        value += 1
-    if state.has(f"red_scare:{SIDE_NAMES[side]}:turn"):
-        value = max(1, value - 1)
+    for bonus in H.OPS_BONUSES:
+        value = bonus(state, side, card, value)
+    for penalty in H.OPS_PENALTIES:
+        value = penalty(state, side, card, value)
     return value
 
 
 def _bonuses(state: TSState, side: int, card: int) -> tuple[bool, bool]:
-    """(China Card Asia bonus, Vietnam Revolts Southeast Asia bonus) available for this play."""
-    return card == CHINA, side == USSR and state.has("vietnam_revolts:turn")
+    """(China Card Asia bonus, Southeast Asia bonus) available for this play."""
+    return card == CHINA, any(bonus(state, side, card) for bonus in H.SOUTHEAST_ASIA_BONUSES)
 
 
 # -- legality ------------------------------------------------------------------------------------
@@ -67,42 +70,40 @@ def defcon_allows(state: TSState, country: int) -> bool:
     return not (defcon <= 2 and country in MIDDLE_EAST)
 
 
-def protected(state: TSState, side: int, country: int) -> bool:
-    """Lasting events that put a country off limits to ``side``'s coups and realignments."""
-    if side != USSR:
-        return False
-    if country == JAPAN and state.has("us_japan_pact"):
-        return True
-    if state.has("nato") and country in EUROPE and B.controls(state, US, country):
-        if country == FRANCE and state.has("de_gaulle"):
-            return False
-        if country == WEST_GERMANY and state.has("willy_brandt"):
-            return False
-        return True
-    return False
-
-
-def coup_targets(state: TSState, side: int, card: int | None = None, *, free: bool = False,
-                 among=None) -> list[int]:
-    enemy = other(side)
-    found = []
-    for c in among if among is not None else range(N):
-        if state.inf[enemy][c] <= 0 or protected(state, side, c):
-            continue
-        if not free and not defcon_allows(state, c):
-            continue
-        if side == USSR and c in EUROPE and state.has("the_reformer"):
-            continue
-        found.append(c)
+def _union(bars, state: TSState, side: int) -> set[int]:
+    found: set[int] = set()
+    for bar in bars:
+        found.update(bar(state, side))
     return found
 
 
-def realign_targets(state: TSState, side: int, card: int | None = None, *, free: bool = False,
-                    among=None) -> list[int]:
+def shielded(state: TSState, side: int) -> set[int]:
+    """Countries lasting events put off limits to ``side``'s coups and realignments
+    (hooks.PROTECTIONS)."""
+    return _union(H.PROTECTIONS, state, side)
+
+
+def protected(state: TSState, side: int, country: int) -> bool:
+    return country in shielded(state, side)
+
+
+def coup_targets(state: TSState, side: int, *, free: bool = False, among=None) -> list[int]:
+    """Countries ``side`` may coup: enemy influence, not shielded nor barred to coups
+    (hooks.COUP_BARS), and (unless ``free``) allowed by DEFCON."""
     enemy = other(side)
+    barred = shielded(state, side) | _union(H.COUP_BARS, state, side)
     return [
         c for c in (among if among is not None else range(N))
-        if state.inf[enemy][c] > 0 and not protected(state, side, c) and (free or defcon_allows(state, c))
+        if state.inf[enemy][c] > 0 and c not in barred and (free or defcon_allows(state, c))
+    ]
+
+
+def realign_targets(state: TSState, side: int, *, free: bool = False, among=None) -> list[int]:
+    enemy = other(side)
+    barred = shielded(state, side)
+    return [
+        c for c in (among if among is not None else range(N))
+        if state.inf[enemy][c] > 0 and c not in barred and (free or defcon_allows(state, c))
     ]
 
 
@@ -110,14 +111,8 @@ def space_allowed(state: TSState, side: int, value: int) -> bool:
     box = state.space[side] + 1
     if box > 8:
         return False
-    attempts = 2 if _ability(state, 2) == side else 1
+    attempts = 2 if space_ability(state, 2) == side else 1
     return state.space_attempts[side] < attempts and value >= SPACE[box][0]
-
-
-def _ability(state: TSState, box: int) -> int:
-    from .steps import space_ability
-
-    return space_ability(state, box)
 
 
 def placement_eligible(state: TSState, side: int) -> tuple[int, ...]:
@@ -186,19 +181,6 @@ def influence_cost(state: TSState, side: int, country: int) -> int:
     return 2 if B.controls(state, other(side), country) else 1
 
 
-def _chernobyl(state: TSState, side: int) -> frozenset[int]:
-    """Chernobyl (#94): the USSR may not place influence by Operations in the region the US
-    named, for the rest of the turn (effect ``chernobyl:<region>:turn``; Europe and Asia include
-    their sub-regions)."""
-    if side != USSR:
-        return frozenset()
-    barred: set[int] = set()
-    for effect in state.effects:
-        if effect.startswith("chernobyl:"):
-            barred.update(M.REGION_COUNTRIES[effect.split(":")[1]])
-    return frozenset(barred)
-
-
 #: The Chinese Civil War space (variant): adjacent only to the USSR space, outside every region.
 CIVIL_WAR = -1
 CIVIL_WAR_OPTION = Option("country:chinese_civil_war", "Chinese Civil War", CIVIL_WAR)
@@ -218,7 +200,7 @@ class Influence(Step):
 
     def run(self, game, state, frame):
         _, side, left, asia, sea, eligible = frame
-        barred = _chernobyl(state, side)
+        barred = _union(H.PLACEMENT_BARS, state, side)
         options = [
             COUNTRY_OPTIONS[c] for c in eligible
             if c not in barred and influence_cost(state, side, c) <= _usable(left, asia, sea, c)
@@ -276,8 +258,8 @@ def realign_modifier(state: TSState, side: int, country: int) -> int:
         mod += 1
     if country in OWN_SPACE[side]:
         mod += 1
-    if side == US and state.has("iran_contra:turn"):
-        mod -= 1
+    for modifier in H.REALIGN_MODIFIERS:
+        mod += modifier(state, side, country)
     return mod
 
 
@@ -327,11 +309,13 @@ class Coup(Step):
 
 
 def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *, free: bool) -> None:
-    """Coup arithmetic, military ops credit and DEFCON (map.md §5); Cuban Missile Crisis kills."""
-    if state.has(f"cuban_missile_crisis:{SIDE_NAMES[side]}:turn"):
-        B.win(state, other(side), B.MISSILE_CRISIS, f"{SIDE_NAMES[side]} attempted a coup during the Cuban Missile Crisis")
-        return
-    modifier = -1 if state.has("salt:turn") else 0
+    """Coup arithmetic, military ops credit and DEFCON (map.md §5), with the lasting effects'
+    hooks: COUP_HOOKS first (a coup that ends the game), COUP_MODIFIERS, AFTER_COUP_HOOKS once
+    the military ops are credited, DEFCON_EXEMPTIONS before a battleground lowers DEFCON."""
+    for hook in H.COUP_HOOKS:
+        if hook(state, side, country):
+            return
+    modifier = 0
     for extra in H.COUP_MODIFIERS:
         modifier += extra(state, side, country)
     result = roll + ops + modifier - 2 * B.STABILITY[country]
@@ -343,9 +327,9 @@ def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *
     log(state, role(state, side), "coup_result", f"country:{M.COUNTRIES[country].id}:{max(result, 0)}")
     if not free:
         state.milops[side] = min(5, state.milops[side] + ops)
-    if side == US and state.has("yuri_and_samantha:turn"):
-        B.add_vp(state, USSR, 1)  # Yuri and Samantha (#109): every US coup this turn
-    if B.BATTLEGROUND[country] and not (side == US and state.has("nuclear_subs:turn")):
+    for hook in H.AFTER_COUP_HOOKS:
+        hook(state, side, country)
+    if B.BATTLEGROUND[country] and not any(exempt(state, side, country) for exempt in H.DEFCON_EXEMPTIONS):
         B.degrade_defcon(state)
 
 

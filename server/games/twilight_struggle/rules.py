@@ -5,7 +5,7 @@
 * ``bid``: extra setup influence for one side after normal setup, only where it already has
   influence: ``none`` (default) or ``us:N`` / ``ussr:N`` (N 1..9)
 * ``end_turn``: the last turn played (1..10, default 10); final scoring follows it. A shorter game
-  is useful for tests and quick matches; it must not reach a period whose events are missing.
+  is useful for tests and quick matches.
 """
 
 from __future__ import annotations
@@ -33,13 +33,8 @@ class TSRules:
     end_turn: int
 
 
-def make_rules(
-    ruleset: str | None = None,
-    options: Mapping[str, str] | None = None,
-    implemented: frozenset[int] | None = None,
-) -> TSRules:
-    """Validate the options; ``implemented`` is the set of card numbers with an event function
-    (a game that would draw a card whose event is missing is refused, naming the cards)."""
+def make_rules(ruleset: str | None = None, options: Mapping[str, str] | None = None) -> TSRules:
+    """Validate the options."""
     name = ruleset or "deluxe"
     if name not in RULESETS:
         raise RulesError(f"unknown ruleset {name!r} for twilight-struggle (choose from {', '.join(RULESETS)})")
@@ -61,7 +56,7 @@ def make_rules(
         if side not in ROLES or not amount.isdigit() or not 1 <= int(amount) <= 9:
             raise RulesError(f"option bid={values['bid']!r}: 'none', or us:N / ussr:N with N from 1 to 9")
         bid_side, bid = side, int(amount)
-    rules = TSRules(
+    return TSRules(
         ruleset=name,
         options=values,
         roles=ROLES,
@@ -71,23 +66,3 @@ def make_rules(
         bid=bid,
         end_turn=int(end),
     )
-    if implemented is not None:
-        from .card_data import CARD_BY_NUMBER, EARLY_WAR, LATE_WAR, MID_WAR, OPTIONAL_CARDS
-
-        reached = list(EARLY_WAR)
-        if rules.end_turn >= 4:
-            reached += MID_WAR
-        if rules.end_turn >= 8:
-            reached += LATE_WAR
-        missing = sorted(
-            n for n in reached
-            if n not in implemented and (rules.optional_cards or n not in OPTIONAL_CARDS)
-        )
-        if missing:
-            names = ", ".join(f"#{n} {CARD_BY_NUMBER[n].name}" for n in missing[:8])
-            more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
-            raise RulesError(
-                f"end_turn={rules.end_turn} reaches cards whose events are not implemented yet: {names}{more}"
-                f" (use end_turn=3 or lower)"
-            )
-    return rules

@@ -61,7 +61,8 @@ class TSState(StackState):
         self.deck: tuple[int, ...] = ()
         self.discard: tuple[int, ...] = ()
         self.removed: tuple[int, ...] = ()
-        #: lasting effects in play, by name (e.g. "nato", "containment", "red_scare:us")
+        #: lasting effects in play, by name: the constants of effects.py (e.g. "nato",
+        #: "containment:turn", "red_scare:us:turn"); the hooks of hooks.py act on them
         self.effects: frozenset[str] = frozenset()
         #: cards whose events have been carried out (prerequisites such as NATO's)
         self.events_played: frozenset[int] = frozenset()

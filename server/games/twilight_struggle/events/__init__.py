@@ -1,79 +1,38 @@
 """Card events: one short function per card, registered by number (Rally the Troops' shape).
 
-An event function ``fn(state, actor)`` carries out the event for ``actor`` (the side whose event
-it is; the player for a neutral card). Effects that need a choice push frames of the shared
-primitives in :mod:`.primitives` (place/remove influence, choices, war rolls...); effects that need
-none change the state directly. ``playable(state, actor)`` says whether the event can happen at
-all (prerequisites, blocks, "if" conditions: cards.md §5.2); an unplayable event does not occur and
-a starred card is discarded rather than removed.
+* :mod:`.registry`: the register (``EVENTS``, ``@event``, ``event_playable``, ``play_event_for``)
+  and the steps carrying an event out. The turn flow imports only this module.
+* :mod:`.primitives`: the building blocks every period shares (place/remove influence, choices,
+  war rolls, granted Operations, forced discards...).
+* The cards, each module in card-number order: :mod:`.scoring` (the seven scoring cards),
+  :mod:`.early_war` (with the optional #103-106), :mod:`.mid_war_36_59`, :mod:`.mid_war_60_108`
+  (with the optional #107-108), :mod:`.late_war` (with the optional #109-110).
+
+Importing this package imports the card modules in that order: it fills ``EVENTS`` and registers
+the lasting effects' hooks (:mod:`..hooks`) in a fixed order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+# In card order, not alphabetical: the lasting effects' hooks register in this order.
+from . import registry, primitives
+from . import scoring
+from . import early_war
+from . import mid_war_36_59
+from . import mid_war_60_108
+from . import late_war
+from .registry import EVENTS, EventSpec, event, event_playable, implemented, play_event_for
 
-from .. import card_data as CD
-from ..state import TSState
-
-
-@dataclass(frozen=True)
-class EventSpec:
-    number: int
-    fn: Callable[[TSState, int], None]
-    playable: Callable[[TSState, int], bool] | None = None
-
-
-EVENTS: dict[int, EventSpec] = {}
-
-
-def event(number: int, *, playable: Callable[[TSState, int], bool] | None = None):
-    """Register the decorated function as the event of card ``number``."""
-
-    def register(fn: Callable[[TSState, int], None]) -> Callable[[TSState, int], None]:
-        if number in EVENTS:
-            raise ValueError(f"event of card #{number} registered twice")
-        EVENTS[number] = EventSpec(number, fn, playable)
-        return fn
-
-    return register
-
-
-def event_playable(state: TSState, card: int, actor: int) -> bool:
-    """Whether the event of ``card`` can be carried out now for ``actor``."""
-    data = CD.CARD_BY_NUMBER[card]
-    if card == CD.CHINA_CARD:
-        return False
-    if data.prerequisite and not any(p in state.events_played for p in data.prerequisite):
-        return False
-    if any(b in state.events_played for b in data.blocked_by):
-        return False
-    spec = EVENTS[card]  # a missing event is a referee bug: rules() refuses such games
-    return spec.playable is None or spec.playable(state, actor)
-
-
-def implemented() -> frozenset[int]:
-    return frozenset(EVENTS)
+#: The steps of the event modules, wired into the game's steps (game.STEPS).
+STEPS = (
+    *registry.STEPS, *primitives.STEPS, *scoring.STEPS, *early_war.STEPS, *mid_war_36_59.STEPS,
+    *mid_war_60_108.STEPS, *late_war.STEPS,
+)
 
 
 def event_steps() -> list:
-    """Every Step the event modules define (their module-level ``STEPS`` tuples)."""
-    import sys
-
-    found = []
-    for name in sorted(sys.modules):
-        if name.startswith(__name__ + "."):
-            found.extend(getattr(sys.modules[name], "STEPS", ()))
-    return found
+    """Every Step the event modules define."""
+    return list(STEPS)
 
 
-# Importing the period modules registers their events.
-from . import early  # noqa: E402,F401
-from . import early_b  # noqa: E402,F401
-from . import early_a  # noqa: E402,F401
-from . import mid  # noqa: E402,F401
-from . import mid_a  # noqa: E402,F401
-from . import mid_b  # noqa: E402,F401
-from . import mid_c  # noqa: E402,F401
-from . import late_a  # noqa: E402,F401
-from . import late_b  # noqa: E402,F401
+__all__ = ["EVENTS", "STEPS", "EventSpec", "event", "event_playable", "event_steps", "implemented", "play_event_for"]

@@ -1,4 +1,5 @@
-"""Building blocks of card events: each pushes a frame whose step asks the decisions.
+"""Building blocks of card events, shared by every period: most push a frame whose step asks the
+decisions; a few change the state at once (forced discards, control, a card's pending disposal).
 
 Frames (all data):
 
@@ -7,9 +8,17 @@ Frames (all data):
   ``optional`` adds ``done`` (an "up to" event).
 * ``("ev_remove", actor, target, left, allowed, max_per, removed, optional)``: ``actor`` removes
   ``target``'s influence one at a time.
+* ``("ev_remove_each", actor, target, picks, per, allowed, chosen)``: ``actor`` picks ``picks``
+  different countries of ``allowed`` holding ``target`` influence and removes ``per`` (or all there
+  is, if less) from each (East European Unrest in the Late War).
+* ``("ev_place_one", actor, amount, allowed)``: ``actor`` puts ``amount`` influence into one
+  country of ``allowed`` (Special Relationship with NATO, Junta, South African Unrest).
 * ``("ev_choice", actor, name, keys, data)``: ``actor`` picks one of ``keys`` (``choice:<key>``);
   ``CHOICES[name](state, actor, key, data)`` carries it out.
-* ``("war", actor, target, modifier, at_least, vp, milops)``: a war card's die (chance).
+* ``("event_country", actor, name, countries, data)``: ``actor`` picks one of ``countries``
+  (``country:<id>`` keys, decision step ``name``); ``CHOICES[name](state, actor, country, data)``
+  carries it out (Truman Doctrine, Independent Reds, Warsaw Pact Formed's removals...).
+* ``("war", actor, target, modifier, at_least, vp)``: a war card's die (chance).
 * ``("ev_ops", actor, value)``: operations granted by an event (influence, realignment or coup),
   not reduced by Red Scare/Purge (FAQ).
 """
@@ -22,12 +31,15 @@ from typing import Any
 from ....core.flow import Step, log
 from ....core.game import CHANCE, Option, make_decision
 from .. import board as B
+from .. import card_data as CD
+from .. import hooks as H
 from .. import map_data as M
-from ..state import SIDE_NAMES, TSState, other
-from ..steps import DIE_OPTIONS, DONE, country_options, role
+from .. import ops as O
+from ..common import DIE_OPTIONS, DONE, country_options, remove_from_hand, role
+from ..state import NOBODY, SIDE_NAMES, TSState, other
 
 N = len(M.COUNTRIES)
-CHOICES: dict[str, Callable[[TSState, int, str, Any], None]] = {}
+CHOICES: dict[str, Callable[[TSState, int, Any, Any], None]] = {}
 
 
 def choice(name: str):
@@ -38,6 +50,24 @@ def choice(name: str):
         return fn
 
     return register
+
+
+def card_id(card: int) -> str:
+    return CD.CARD_BY_NUMBER[card].id
+
+
+def card_number(card_id: str) -> int:
+    return CD.CARD_BY_ID[card_id].number
+
+
+def is_scoring(card: int) -> bool:
+    return CD.CARD_BY_NUMBER[card].scoring
+
+
+def china_claimed(state: TSState, actor: int) -> bool:
+    """Chinese Civil War variant: until the USSR claims The China Card, Red Scare/Purge (for
+    the USSR), Formosan Resolution and Cultural Revolution cannot be events (map.md §13)."""
+    return not (state.rules.chinese_civil_war and state.china == NOBODY)
 
 
 def countries(*names: str) -> tuple[int, ...]:
@@ -61,8 +91,21 @@ def remove(state: TSState, actor: int, target: int, count: int, allowed: Iterabl
     state.stack.append(("ev_remove", actor, target, count, tuple(sorted(set(allowed))), max_per, (), optional))
 
 
+def remove_each(state: TSState, actor: int, target: int, picks: int, per: int, allowed: Iterable[int]) -> None:
+    state.stack.append(("ev_remove_each", actor, target, picks, per, tuple(allowed), ()))
+
+
+def place_one(state: TSState, actor: int, amount: int, allowed: Iterable[int]) -> None:
+    state.stack.append(("ev_place_one", actor, amount, tuple(allowed)))
+
+
 def ask(state: TSState, actor: int, name: str, keys: Iterable[str], data: Any = None) -> None:
     state.stack.append(("ev_choice", actor, name, tuple(keys), data))
+
+
+def ask_country(state: TSState, actor: int, name: str, countries: Iterable[int], data: Any = None) -> None:
+    """``actor`` picks one of ``countries`` (nothing happens if there is none)."""
+    state.stack.append(("event_country", actor, name, tuple(sorted(set(countries))), data))
 
 
 def war(state: TSState, actor: int, target: int, modifier: int, *, at_least: int = 4, vp: int = 2,
@@ -75,6 +118,38 @@ def war(state: TSState, actor: int, target: int, modifier: int, *, at_least: int
 
 def grant_ops(state: TSState, actor: int, value: int) -> None:
     state.stack.append(("ev_ops", actor, value))
+
+
+def ops_uses(state: TSState, side: int) -> list[str]:
+    """What ``side`` may do with Operations an event gives it: influence, and realignment or a
+    coup where it has a target (never the space race)."""
+    uses = ["influence"]
+    if O.realign_targets(state, side):
+        uses.append("realign")
+    if O.coup_targets(state, side):
+        uses.append("coup")
+    return uses
+
+
+def discard_from_hand(state: TSState, side: int, card: int) -> None:
+    """A forced discard: the card leaves ``side``'s hand for the discard pile; its event never
+    happens (cards.md §5.3); lasting effects tied to the card follow it (hooks.DISCARD_HOOKS:
+    an owed Missile Envy goes with its obligation)."""
+    remove_from_hand(state, side, card)
+    state.discard = state.discard + (card,)
+    for hook in H.DISCARD_HOOKS:
+        hook(state, side, card)
+
+
+def drop_disposal(state: TSState, card: int) -> bool:
+    """Take ``card``'s pending ``dispose`` frame off the stack (the card goes elsewhere than the
+    discard pile); False if there is none."""
+    stack = state.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i][0] == "dispose" and stack[i][1] == card:
+            del stack[i]
+            return True
+    return False
 
 
 def enemy_controlled_neighbours(state: TSState, actor: int, country: int) -> int:
@@ -141,6 +216,40 @@ class EvRemove(Step):
         state.stack[-1] = ("ev_remove", actor, target, left - 1, allowed, max_per, removed + (option.value,), optional)
 
 
+class EvRemoveEach(Step):
+    name = "ev_remove_each"
+
+    def run(self, game, state, frame):
+        _, actor, target, picks, per, allowed, chosen = frame
+        options = [c for c in allowed if c not in chosen and state.inf[target][c] > 0] if picks > 0 else []
+        if not options:
+            state.stack.pop()
+            return None
+        return make_decision(role(state, actor), "event_remove",
+                             f"remove {per} {SIDE_NAMES[target]} influence ({picks} countries left)",
+                             country_options(options))
+
+    def choose(self, game, state, frame, option):
+        _, actor, target, picks, per, allowed, chosen = frame
+        c = option.value
+        state.inf[target][c] -= min(per, state.inf[target][c])
+        state.stack[-1] = ("ev_remove_each", actor, target, picks - 1, per, allowed, chosen + (c,))
+
+
+class EvPlaceOne(Step):
+    name = "ev_place_one"
+
+    def run(self, game, state, frame):
+        _, actor, amount, allowed = frame
+        return make_decision(role(state, actor), "event_place", f"add {amount} influence to one country",
+                             country_options(allowed))
+
+    def choose(self, game, state, frame, option):
+        _, actor, amount, allowed = frame
+        state.stack.pop()
+        state.inf[actor][option.value] += amount
+
+
 class EvChoice(Step):
     name = "ev_choice"
 
@@ -154,6 +263,25 @@ class EvChoice(Step):
 
     def choose(self, game, state, frame, option):
         _, actor, name, keys, data = frame
+        state.stack.pop()
+        CHOICES[name](state, actor, option.value, data)
+
+
+class EventCountry(Step):
+    """``actor`` picks one country for an event; a registered ``@choice`` callback acts on it."""
+
+    name = "event_country"
+
+    def run(self, game, state, frame):
+        _, actor, name, countries, data = frame
+        if not countries:
+            state.stack.pop()
+            return None
+        return make_decision(role(state, actor), name, f"choose a country: {name.replace('_', ' ')}",
+                             country_options(countries))
+
+    def choose(self, game, state, frame, option):
+        _, actor, name, countries, data = frame
         state.stack.pop()
         CHOICES[name](state, actor, option.value, data)
 
@@ -183,23 +311,14 @@ class EvOps(Step):
     name = "ev_ops"
 
     def run(self, game, state, frame):
-        from .. import ops
-
         _, actor, value = frame
-        uses = ["influence"]
-        if ops.realign_targets(state, actor):
-            uses.append("realign")
-        if ops.coup_targets(state, actor):
-            uses.append("coup")
-        options = tuple(Option(f"use:{u}", u, u) for u in uses)
+        options = tuple(Option(f"use:{u}", u, u) for u in ops_uses(state, actor))
         return make_decision(role(state, actor), "event_ops", f"use {value} Operations", options)
 
     def choose(self, game, state, frame, option):
-        from .. import ops
-
         _, actor, value = frame
         state.stack.pop()
-        ops.push_operations(state, actor, 0, option.value, value=value)
+        O.push_operations(state, actor, 0, option.value, value=value)
 
 
-STEPS = (EvPlace(), EvRemove(), EvChoice(), War(), EvOps())
+STEPS = (EvPlace(), EvRemove(), EvRemoveEach(), EvPlaceOne(), EvChoice(), EventCountry(), War(), EvOps())

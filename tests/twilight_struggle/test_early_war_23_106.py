@@ -1,19 +1,26 @@
-"""Early War events, part 2 (events/early_b.py): a scenario per card, cards.md §4 and §8."""
+"""Early War events #23-35 and the optional #103-106 (events/early_war.py): a scenario per card,
+against cards.md §4 and §8 (#4-22 in test_early_war_4_22.py)."""
 
 from __future__ import annotations
 
+from tsposition import (
+    GAME, SIDE, card, country, country_keys, events_in_order, history, influence, keys, play, position,
+    region_keys, run_event, step, who,
+)
+
+from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import game as G
 from standoff.server.games.twilight_struggle import map_data as M
-from standoff.server.games.twilight_struggle.events import early_b, event_playable
-
-from tsposition import GAME, SIDE, card, country, influence, keys, play, position, run_event
-
-
-
-def test_early_b_steps_are_part_of_the_game():
-    assert all(G.STEPS.get(step.name) is step for step in early_b.STEPS)
+from standoff.server.games.twilight_struggle import ops as O
+from standoff.server.games.twilight_struggle.events import early_war, event_playable, primitives
 
 US, USSR = SIDE["us"], SIDE["ussr"]
+
+
+def at(**kw):
+    kw.setdefault("hands", {"ussr": ["comecon"], "us": ["containment"]})
+    kw.setdefault("rounds", 2)
+    return position(**kw)
 
 
 def pos(*, phasing: str = "ussr", hands=None, **kw):
@@ -28,26 +35,8 @@ def pos(*, phasing: str = "ussr", hands=None, **kw):
     return state
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
-
-
-def who(state) -> str:
-    return GAME.decision(state).role
-
-
-def country_keys(*names: str) -> list[str]:
-    return [f"country:{n}" for n in sorted(names, key=country)]
-
-
-def region_keys(name: str) -> list[str]:
-    indices = M.REGION_COUNTRIES.get(name) or M.SUBREGION_COUNTRIES[name]
-    return [f"country:{M.COUNTRIES[i].id}" for i in sorted(indices)]
-
-
-def history(state, role: str, step_name: str) -> list[str]:
-    return [key for _, _, s, key in GAME.view(state, role)["history"] if s == step_name]
+def test_early_war_and_primitive_steps_are_part_of_the_game():
+    assert all(G.STEPS.get(step.name) is step for step in early_war.STEPS + primitives.STEPS)
 
 
 # -- #23 Marshall Plan --------------------------------------------------------------------------
@@ -138,6 +127,14 @@ def test_indo_pakistani_war_without_enemy_neighbours_and_empty_target():
     assert state.vp == 0 and state.milops[US] == 2
 
 
+def test_containment_adds_one_op_to_us_cards_but_never_above_four():
+    state = at()
+    run_event(state, "containment", "us")
+    assert O.ops_value(state, US, card("truman_doctrine")) == 2
+    assert O.ops_value(state, US, card("nato")) == 4
+    assert O.ops_value(state, USSR, card("comecon")) == 3
+
+
 # -- #26 CIA Created ----------------------------------------------------------------------------
 
 
@@ -176,6 +173,13 @@ def test_cia_created_fired_by_an_ops_play_is_removed():
     play(state, "card:cia_created", "use:influence:event_first", "use:influence", "country:japan",
          "country:finland")
     assert state.removed == (card("cia_created"),) and state.discard == ()  # a starred event took place
+
+
+def test_us_japan_pact_controls_japan_and_bars_ussr_coups_there():
+    state = at(influence={"japan": (1, 2)})
+    run_event(state, "us_japan_mutual_defense_pact", "us")
+    assert influence(state, "japan") == (6, 2)
+    assert M.INDEX["japan"] not in O.coup_targets(state, USSR)
 
 
 # -- #28 Suez Crisis ----------------------------------------------------------------------------
@@ -251,6 +255,15 @@ def test_decolonization_four_different_countries_in_africa_or_southeast_asia():
     assert step(state) == "action_round"
     for name in ("algeria", "zaire", "vietnam", "thailand"):
         assert influence(state, name) == (0, 1)
+
+
+def test_red_scare_purge_takes_one_op_from_the_opponent_not_below_one():
+    state = at()
+    run_event(state, "red_scare_purge", "ussr")
+    assert "red_scare:us:turn" in state.effects
+    assert O.ops_value(state, US, card("nato")) == 3
+    assert O.ops_value(state, US, card("truman_doctrine")) == 1
+    assert O.ops_value(state, USSR, card("comecon")) == 3
 
 
 # -- #32 UN Intervention ------------------------------------------------------------------------
@@ -360,6 +373,49 @@ def test_de_stalinization_four_at_most_and_none_at_all():
     run_event(state, "de_stalinization", "ussr", "done")
     assert step(state) == "action_round"
     assert sum(state.inf[USSR]) == 9
+
+
+def test_nuclear_test_ban_gives_defcon_minus_two_then_improves_defcon():
+    state = at(defcon=4)
+    run_event(state, "nuclear_test_ban", "us")
+    assert state.vp == 2 and state.defcon == 5
+
+
+def test_formosan_resolution_lasts_until_the_us_plays_the_china_card():
+    state = at()
+    run_event(state, "formosan_resolution", "us")
+    assert "formosan_resolution" in state.effects
+
+
+def test_us_play_of_the_china_card_cancels_formosan_resolution():
+    state = position(phasing="us", effects=["formosan_resolution"])
+    state.china = US
+    play(state, "card:the_china_card", "use:influence")
+    assert "formosan_resolution" not in state.effects and state.china == USSR
+
+
+def test_formosan_resolution_makes_taiwan_a_battleground_for_asia_scoring_only():
+    state = position(setup_influence=False, influence={"taiwan": (3, 0)})
+    plain = B.score_region(state, M.ASIA)[0]
+    state.add_effect("formosan_resolution")
+    assert B.score_region(state, M.ASIA)[0] == plain + 1
+
+
+def test_defectors_played_by_the_ussr_for_operations_gives_the_us_a_vp():
+    state = position(hands={"ussr": ["defectors"], "us": ["containment"]}, rounds=2)
+    play(state, "card:defectors", "use:influence:event_first")
+    assert state.vp == 1
+    state = position(hands={"ussr": ["defectors"], "us": ["containment"]}, rounds=2)
+    play(state, "card:defectors", "use:space")
+    assert state.vp in (0, -2)  # only the space race's own VP, if the roll succeeded
+
+
+def test_defectors_headlined_by_the_us_cancels_the_ussr_headline():
+    state = position(hands={"ussr": ["asia_scoring"], "us": ["defectors"]})
+    state.stack = [("end_turn",), ("action_round", 1, USSR), ("headline",)]
+    play(state, "card:asia_scoring", "card:defectors")
+    assert "card:asia_scoring" not in events_in_order(state)
+    assert card("asia_scoring") in state.discard
 
 
 # -- #104 The Cambridge Five --------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The turn of Twilight Struggle as small named steps (map.md §10-12; cards.md §5).
+"""The turn of Twilight Struggle as small named steps (map.md §10-12; cards.md §5): the top of
+the turn flow, built on :mod:`.common`, :mod:`.ops` and the event register (:mod:`.events.registry`).
 
 Frames are tuples ``(step_name, *args)``. Set-up: ``setup`` → ``deal`` → ``setup_place`` (USSR 6,
 then US 7) → optional ``bid``. A turn: ``turn`` (DEFCON +1, deck additions) → ``deal`` →
@@ -6,6 +7,9 @@ then US 7) → optional ``bid``. A turn: ``turn`` (DEFCON +1, deck additions) �
 (which card) → ``card_use`` (event / influence / realign / coup / space, and for an opponent's card
 whether its event comes first or after) → the operation's steps (:mod:`.ops`) and/or the event's
 (:mod:`.events`) → ``dispose`` (discard or remove the card).
+
+Lasting effects act through :mod:`.hooks` (extra rounds, round starts, card and use filters,
+headline cancellations, the end of a round...): no card is named here but The China Card.
 
 Option keys: ``card:<id>`` (cards), ``country:<id>``, ``use:event``, ``use:influence``,
 ``use:influence:event_first`` ..., ``die:N`` (chance), ``done``.
@@ -19,60 +23,15 @@ from . import board as B
 from . import card_data as CD
 from . import hooks as H
 from . import map_data as M
-from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
-
-CARD_OPTIONS: dict[int, Option] = {
-    c.number: Option(f"card:{c.id}", c.name, c.number) for c in CD.CARDS
-}
-COUNTRY_OPTIONS: tuple[Option, ...] = tuple(
-    Option(f"country:{c.id}", c.name, i) for i, c in enumerate(M.COUNTRIES)
+from . import ops
+from .common import (
+    CARD_OPTIONS, CHINA, DONE, PASS, add_to_hand, card_options, card_side, country_options,
+    event_player, hand_size, playable_cards, regular_rounds, remove_from_hand, reshuffle, role,
+    space_ability,
 )
-DIE_OPTIONS: tuple[Option, ...] = tuple(Option(f"die:{n}", str(n), n) for n in range(1, 7))
-DONE = Option("done", "stop here", None)
-PASS = Option("pass", "pass (keep The China Card)", None)
-CHINA = CD.CHINA_CARD
-UN_INTERVENTION = 32
-DEFECTORS = 103
-
-
-def card_options(cards) -> tuple[Option, ...]:
-    return tuple(CARD_OPTIONS[c] for c in cards)
-
-
-def country_options(countries) -> tuple[Option, ...]:
-    return tuple(COUNTRY_OPTIONS[c] for c in countries)
-
-
-def role(state: TSState, side: int) -> str:
-    return state.rules.roles[side]
-
-
-def card_side(card: int) -> int | None:
-    """The side whose event a card carries, or None for a neutral card."""
-    side = CD.CARD_BY_NUMBER[card].side
-    return US if side == CD.US else USSR if side == CD.USSR else None
-
-
-def hand_size(state: TSState) -> int:
-    return 8 if state.turn <= 3 else 9
-
-
-def remove_from_hand(state: TSState, side: int, card: int) -> None:
-    hand = state.hands[side]
-    i = hand.index(card)
-    state.hands[side] = hand[:i] + hand[i + 1 :]
-
-
-def add_to_hand(state: TSState, side: int, card: int) -> None:
-    state.hands[side] = tuple(sorted(state.hands[side] + (card,)))
-
-
-def space_ability(state: TSState, box: int) -> int:
-    """The side holding the ability of space box ``box`` (first there, alone), or NOBODY."""
-    for side in (USSR, US):
-        if state.space[side] >= box and state.space[other(side)] < box:
-            return side
-    return NOBODY
+from .effects import lasts_the_turn
+from .events.registry import event_playable, play_event_for
+from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
 
 
 # -- set-up --------------------------------------------------------------------------------------
@@ -193,8 +152,7 @@ class Deal(Step):
     def run(self, game, state, frame):
         side = self._next(state)
         if side != NOBODY and not state.deck and state.discard:
-            state.deck, state.discard = tuple(sorted(state.discard)), ()
-            log(state, CHANCE, "reshuffle", f"deck:{len(state.deck)}")
+            reshuffle(state)
         if side == NOBODY or not state.deck:
             state.stack.pop()
             return None
@@ -271,12 +229,10 @@ class HeadlineReveal(Step):
         for side in (USSR, US):
             if cards[side]:
                 log(state, role(state, side), "headline_reveal", CARD_OPTIONS[cards[side]].key)
-        order = [side for side in (US, USSR) if cards[side]]
-        if cards[US] == DEFECTORS and cards[USSR]:
-            # Defectors headlined by the US cancels the USSR headline (discarded, no event).
-            state.discard = state.discard + (cards[USSR],)
-            log(state, role(state, US), "headline_cancel", CARD_OPTIONS[cards[USSR]].key)
-            order = [US]
+        cancelled: set[int] = set()
+        for hook in H.HEADLINE_HOOKS:  # e.g. Defectors
+            cancelled.update(hook(state))
+        order = [side for side in (US, USSR) if cards[side] and side not in cancelled]
 
         def rank(side: int) -> tuple[int, int]:
             card = CD.CARD_BY_NUMBER[cards[side]]
@@ -297,79 +253,6 @@ class HeadlineResolve(Step):
         state.stack.pop()
         state.phasing = side
         play_event_for(state, card, side, dispose=True)
-        return None
-
-
-def event_player(card: int, player: int) -> int:
-    """Who carries out the event of ``card`` played by ``player``: its owner, or the player for
-    a neutral card."""
-    owner = card_side(card)
-    return player if owner is None else owner
-
-
-def play_event_for(state: TSState, card: int, player: int, *, dispose: bool) -> None:
-    """Push the event of ``card`` (carried out by its owner, or ``player`` for neutral cards),
-    followed by disposal of the card when ``dispose``."""
-    from .events import event_playable
-
-    actor = event_player(card, player)
-    playable = event_playable(state, card, actor)
-    if dispose:
-        starred = CD.CARD_BY_NUMBER[card].removed
-        state.stack.append(("dispose", card, bool(playable and starred)))
-    if playable:
-        state.stack.append(("event", card, actor))
-    else:
-        log(state, role(state, actor), "event_blocked", CARD_OPTIONS[card].key)
-
-
-class Event(Step):
-    name = "event"
-
-    def run(self, game, state, frame):
-        from .events import EVENTS
-
-        _, card, actor = frame
-        state.stack.pop()
-        state.events_played = state.events_played | {card}
-        log(state, role(state, actor), "event", CARD_OPTIONS[card].key)
-        if H.AFTER_EVENT_HOOKS:
-            state.stack.append(("after_event", card, actor))
-        EVENTS[card].fn(state, actor)
-        return None
-
-
-class AfterEvent(Step):
-    """Lasting effects that react to an event once it is carried out (hooks.AFTER_EVENT_HOOKS)."""
-
-    name = "after_event"
-
-    def run(self, game, state, frame):
-        _, card, actor = frame
-        state.stack.pop()
-        for hook in H.AFTER_EVENT_HOOKS:
-            hook(state, card, actor)
-        return None
-
-
-class ScoreRegion(Step):
-    """A region scoring card: lasting effects may act first (hooks.SCORING_HOOKS), then the
-    region is scored and one-scoring exclusions are cleared."""
-
-    name = "score_region"
-
-    def run(self, game, state, frame):
-        _, region, *rest = frame
-        done = rest[0] if rest else 0
-        while done < len(H.SCORING_HOOKS):
-            hook = H.SCORING_HOOKS[done]
-            done += 1
-            state.stack[-1] = ("score_region", region, done)
-            if hook(state, region):
-                return None
-        state.stack.pop()
-        B.apply_region_scoring(state, region)
-        state.effects = frozenset(e for e in state.effects if not e.startswith("scoring_ignore:"))
         return None
 
 
@@ -398,25 +281,18 @@ class ActionRounds(Step):
     name = "action_rounds"
 
     def run(self, game, state, frame):
-        rounds = 6 if state.turn <= 3 else 7
+        rounds = regular_rounds(state)
         stack = state.stack
         stack.pop()
+        for hook in H.ACTION_ROUNDS_HOOKS:  # rounds after every other one (North Sea Oil)
+            hook(state, rounds)
         extra = space_ability(state, 8)
-        if state.has("north_sea_oil:turn") and extra != US:
-            stack.append(("action_round", rounds + 1, US))  # North Sea Oil (#86), from the headline
         if extra != NOBODY:
             stack.append(("action_round", rounds + 1, extra))
         for ar in range(rounds, 0, -1):
             stack.append(("action_round", ar, US))
             stack.append(("action_round", ar, USSR))
         return None
-
-
-def playable_cards(state: TSState, side: int) -> list[int]:
-    cards = list(state.hands[side])
-    if state.china == side and state.china_face_up:
-        cards.append(CHINA)
-    return cards
 
 
 class ActionRound(Step):
@@ -455,8 +331,8 @@ class ActionRound(Step):
         if card == CHINA:
             state.china = other(side)
             state.china_face_up = False
-            if side == US:
-                state.drop_effect("formosan_resolution")
+            for hook in H.CHINA_CARD_HOOKS:
+                hook(state, side)
         else:
             remove_from_hand(state, side, card)
         state.stack.append(("ar_end", side, state.defcon))
@@ -464,8 +340,8 @@ class ActionRound(Step):
 
 
 class ArEnd(Step):
-    """After an action round: NORAD (#106) adds 1 US influence if DEFCON moved to 2 during the
-    round and the US controls Canada (cards.md §8)."""
+    """After an action round: lasting effects see what was played and how DEFCON moved
+    (hooks.AFTER_ROUND_HOOKS)."""
 
     name = "ar_end"
 
@@ -475,13 +351,6 @@ class ArEnd(Step):
         card, use = played if played else (0, "")
         for hook in H.AFTER_ROUND_HOOKS:
             hook(state, side, card, use, defcon_before)
-        if (
-            state.has("norad") and state.defcon == 2 and defcon_before != 2
-            and B.controls(state, US, M.INDEX["canada"])
-        ):
-            from .events.primitives import place
-
-            place(state, US, 1, [c for c in range(len(M.COUNTRIES)) if state.inf[US][c] > 0])
         return None
 
 
@@ -509,9 +378,6 @@ class CardUse(Step):
     name = "card_use"
 
     def run(self, game, state, frame):
-        from . import ops
-        from .events import event_playable
-
         _, card, side = frame
         data = CD.CARD_BY_NUMBER[card]
         options = []
@@ -524,9 +390,9 @@ class CardUse(Step):
             if mine and card != CHINA and event_playable(state, card, side):
                 options.append(USE_OPTIONS["event"])
             uses = ["influence"]
-            if ops.realign_targets(state, side, card):
+            if ops.realign_targets(state, side):
                 uses.append("realign")
-            if ops.coup_targets(state, side, card):
+            if ops.coup_targets(state, side):
                 uses.append("coup")
             for use in uses:
                 if mine:
@@ -541,9 +407,6 @@ class CardUse(Step):
         return make_decision(role(state, side), "card_use", f"how to play {data.name}", tuple(options))
 
     def choose(self, game, state, frame, option):
-        from . import ops
-        from .events import event_playable
-
         _, card, side = frame
         stack = state.stack
         stack.pop()
@@ -558,8 +421,8 @@ class CardUse(Step):
             ops.push_space(state, side, card)
             return
         kind, _, order = use.partition(":")
-        if card == DEFECTORS and side == USSR:
-            B.add_vp(state, US, 1)  # Defectors played by the USSR for operations
+        for hook in H.CARD_USE_HOOKS:  # e.g. Defectors played by the USSR
+            hook(state, side, card, use)
         # An opponent's starred event that takes place leaves the game with its card.
         fires = bool(order) and event_playable(state, card, event_player(card, side))
         stack.append(("dispose", card, fires and CD.CARD_BY_NUMBER[card].removed))
@@ -625,7 +488,7 @@ class EndTurn(Step):
             return None
         state.milops = [0, 0]
         state.space_attempts = [0, 0]
-        state.effects = frozenset(e for e in state.effects if not e.endswith(":turn"))
+        state.effects = frozenset(e for e in state.effects if not lasts_the_turn(e))
         state.china_face_up = True
         state.stack.pop()
         if state.turn >= rules.end_turn:

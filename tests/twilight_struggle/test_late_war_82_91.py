@@ -1,5 +1,5 @@
-"""Late War events, part A (events/late_a.py: #82-91, #109, #110): a scenario per card and branch,
-against cards.md §4/§5/§6/§8."""
+"""Late War events #82-91 (events/late_war.py): a scenario per card and branch, against
+cards.md §4/§5/§6/§8 (#92-110 in test_late_war_92_110.py)."""
 
 from __future__ import annotations
 
@@ -9,18 +9,15 @@ from tsposition import spare_position, step, who, GAME, SIDE, card, influence, k
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M
 from standoff.server.games.twilight_struggle import ops as O
-from standoff.server.games.twilight_struggle.events import EVENTS, event_playable, late_a
+from standoff.server.games.twilight_struggle.events import EVENTS, event_playable, late_war
 from standoff.server.games.twilight_struggle.events.primitives import CHOICES
 
 US, USSR = SIDE["us"], SIDE["ussr"]
 EUROPE = M.REGION_COUNTRIES[M.EUROPE]
 
 
-
 def pos(**kw):
     return spare_position(turn=kw.pop("turn", 8), **kw)
-
-
 
 
 def cards(*names: str) -> tuple[int, ...]:
@@ -38,10 +35,10 @@ def headline(state, side: int, name: str) -> None:
 def test_events_and_choices_are_registered_here():
     numbers = (82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 109, 110)
     for n in numbers:
-        assert EVENTS[n].fn.__module__ == late_a.__name__
+        assert EVENTS[n].fn.__module__ == late_war.__name__
         assert EVENTS[n].fn.__doc__ and "\n" not in EVENTS[n].fn.__doc__.strip()
     for name in ("star_wars", "kal_007_ops", "glasnost_ops", "ortega_elected_in_nicaragua"):
-        assert CHOICES[name].__module__ == late_a.__name__
+        assert CHOICES[name].__module__ == late_war.__name__
 
 
 # -- #82 Iranian Hostage Crisis ---------------------------------------------------------------------
@@ -51,7 +48,7 @@ def test_iranian_hostage_crisis_clears_iran_and_sets_the_lasting_effect():
     state = pos(hands={"ussr": ["iranian_hostage_crisis", "fidel"]}, influence={"iran": (2, 1)})
     play(state, "card:iranian_hostage_crisis", "use:event")
     assert influence(state, "iran") == (0, 3)
-    assert "iranian_hostage_crisis" in state.effects  # read by Terrorism (#92, late_b)
+    assert "iranian_hostage_crisis" in state.effects  # read by Terrorism (#92)
     assert state.removed == (card("iranian_hostage_crisis"),)
     assert step(state) == "action_round" and who(state) == "us"
 
@@ -71,7 +68,6 @@ def _settle_chance(state) -> None:
         GAME.apply(state, decision.options[0])
 
 
-@pytest.mark.skipif(92 not in EVENTS, reason="Terrorism (#92) belongs to late_b")
 def test_terrorism_played_by_the_ussr_after_iranian_hostage_crisis_costs_the_us_two_cards():
     state = pos(hands={"ussr": ["terrorism", "fidel"], "us": ["nato", "containment", "duck_and_cover"]})
     run_event(state, "iranian_hostage_crisis", "ussr")
@@ -82,7 +78,6 @@ def test_terrorism_played_by_the_ussr_after_iranian_hostage_crisis_costs_the_us_
     assert step(state) == "action_round" and who(state) == "us"
 
 
-@pytest.mark.skipif(92 not in EVENTS, reason="Terrorism (#92) belongs to late_b")
 def test_terrorism_played_by_the_us_after_iranian_hostage_crisis_still_costs_one_card():
     state = pos(phasing="us", hands={"us": ["terrorism", "nato"], "ussr": ["fidel", "comecon", "blockade"]},
                 effects=["iranian_hostage_crisis"])
@@ -475,48 +470,3 @@ def test_ortega_coup_is_optional_and_needs_a_target_with_us_influence():
     run_event(state, "ortega_elected_in_nicaragua", "ussr")
     assert influence(state, "nicaragua") == (0, 0)
     assert step(state) == "action_round"  # no target: no offer
-
-
-# -- #109 Yuri and Samantha -----------------------------------------------------------------------------
-
-
-def test_yuri_and_samantha_one_vp_per_us_coup_this_turn():
-    state = pos(hands={"ussr": ["yuri_and_samantha", "fidel", "comecon"], "us": ["nato", "containment"]},
-                influence={"syria": (0, 2)}, rounds=5)
-    play(state, "card:yuri_and_samantha", "use:event")
-    assert "yuri_and_samantha:turn" in state.effects
-    assert state.removed == (card("yuri_and_samantha"),)
-    play(state, "card:containment", "use:coup", "country:syria", "die:1")  # 1 + 3 − 4: fails, still counts
-    assert state.vp == -1 and influence(state, "syria") == (0, 2)
-    play(state, "card:fidel", "use:realign", "done")
-    play(state, "card:nato", "use:coup", "country:syria", "die:6")  # 6 + 4 − 4 = 6
-    assert state.vp == -2
-    assert influence(state, "syria") == (4, 0) and state.defcon == 5  # not a battleground
-    assert state.milops[US] == 5
-
-
-def test_yuri_and_samantha_ends_with_the_turn():
-    state = pos(rounds=0, effects=["yuri_and_samantha:turn"], end_turn=10)
-    state.milops = [5, 5]
-    GAME.decision(state)
-    assert "yuri_and_samantha:turn" not in state.effects
-
-
-# -- #110 AWACS Sale to Saudis ------------------------------------------------------------------------
-
-
-def test_awacs_sale_to_saudis_and_muslim_revolution_blocked():
-    state = pos(phasing="us", hands={"us": ["awacs_sale_to_saudis", "nato"], "ussr": ["muslim_revolution", "fidel"]},
-                influence={"saudi_arabia": (0, 2)})
-    assert event_playable(state, card("muslim_revolution"), USSR)
-    play(state, "card:awacs_sale_to_saudis", "use:event")
-    assert influence(state, "saudi_arabia") == (2, 2)
-    assert state.removed == (card("awacs_sale_to_saudis"),)
-    assert not event_playable(state, card("muslim_revolution"), USSR)
-    assert step(state) == "action_round" and who(state) == "ussr"
-    play(state, "card:muslim_revolution")
-    assert "use:event" not in keys(state)
-    state = pos(events_played=["awacs_sale_to_saudis"], influence={"iran": (2, 0)})
-    headline(state, USSR, "muslim_revolution")
-    assert step(state) == "action_round" and influence(state, "iran") == (2, 0)
-    assert state.discard == (card("muslim_revolution"),) and state.removed == ()

@@ -1,23 +1,20 @@
-"""Mid War events, part C (events/mid_c.py: #62-66, 68-70, 72-75, 78, 107, 108): a scenario per
-card and branch, against cards.md §4, §8 and §11."""
+"""Mid War events #73-80 and the optional #107, #108 (events/mid_war_60_108.py): a scenario per
+card and branch, against cards.md §4, §8 and §11 (#60-72 in test_mid_war_60_72.py)."""
 
 from __future__ import annotations
 
-import pytest
-from tsposition import GAME, SIDE, card, country, influence, keys, play, position, run_event
+from tsposition import (
+    GAME, SIDE, card, country_keys, history, influence, keys, play, position, region_keys, run_event,
+    spare_position, step, who,
+)
 
 from standoff.server.games.twilight_struggle import board as B
-from standoff.server.games.twilight_struggle import card_data as CD
-from standoff.server.games.twilight_struggle import game as G
-from standoff.server.games.twilight_struggle import hooks as H
 from standoff.server.games.twilight_struggle import map_data as M
-from standoff.server.games.twilight_struggle import ops as O
-from standoff.server.games.twilight_struggle import steps as S
-from standoff.server.games.twilight_struggle.events import EVENTS, event_playable, mid_c
-from standoff.server.games.twilight_struggle.events.primitives import CHOICES
+from standoff.server.games.twilight_struggle import turn as T
+from standoff.server.games.twilight_struggle.common import space_ability
+from standoff.server.games.twilight_struggle.events import event_playable
 
 US, USSR = SIDE["us"], SIDE["ussr"]
-MID_C = (62, 63, 64, 65, 66, 68, 69, 70, 72, 73, 74, 75, 78, 107, 108)
 
 
 def pos(*, phasing: str = "ussr", hands=None, rounds: int = 2, turn: int = 4, **kw):
@@ -29,265 +26,22 @@ def pos(*, phasing: str = "ussr", hands=None, rounds: int = 2, turn: int = 4, **
     return position(phasing=phasing, hands=hands, turn=turn, rounds=rounds, **kw)
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
+def spare_pos(**kw):
+    """A turn-5 position with several action rounds pending and a spare card on each side (the
+    kit's spare_position)."""
+    return spare_position(turn=kw.pop("turn", 5), **kw)
 
 
-def who(state) -> str:
-    return GAME.decision(state).role
-
-
-def country_keys(*names: str) -> list[str]:
-    return [f"country:{n}" for n in sorted(names, key=country)]
-
-
-def region_keys(*names: str) -> list[str]:
-    indices = set()
-    for name in names:
-        indices.update(M.REGION_COUNTRIES.get(name) or M.SUBREGION_COUNTRIES[name])
-    return [f"country:{M.COUNTRIES[i].id}" for i in sorted(indices)]
-
-
-def history(state, role: str, step_name: str) -> list[str]:
-    return [key for _, _, s, key in GAME.view(state, role)["history"] if s == step_name]
-
-
-def test_events_steps_hooks_and_choices_are_wired():
-    for n in MID_C:
-        assert EVENTS[n].fn.__module__ == mid_c.__name__
-    for s in mid_c.STEPS:
-        assert G.STEPS[s.name] is s
-    assert mid_c._death_squads in H.COUP_MODIFIERS
-    assert mid_c._shuttle_scoring in H.SCORING_HOOKS
-    assert CHOICES["shuttle_diplomacy"].__module__ == mid_c.__name__
-    for n in MID_C:
-        assert EVENTS[n].fn.__doc__
-
-
-# -- #62 "Lone Gunman" --------------------------------------------------------------------------
-
-
-def test_lone_gunman_reveals_the_us_hand_to_the_ussr_only_then_one_op():
-    state = pos(hands={"ussr": ["lone_gunman", "fidel"], "us": ["nato", "camp_david_accords"]},
-                effects=["red_scare:ussr:turn"])
-    play(state, "card:lone_gunman", "use:event")
-    assert history(state, "ussr", "reveal_hand") == ["hand:nato,camp_david_accords"]
-    assert history(state, "us", "reveal_hand") == ["hand:hidden"]
-    entry = [e for e in GAME.view(state, "ussr")["history"] if e[2] == "reveal_hand"][0]
-    assert entry[1] == "us"
-    assert step(state) == "event_ops" and who(state) == "ussr"
-    play(state, "use:influence", "country:syria")  # 1 Op, not reduced by Red Scare (a fixed grant)
-    assert influence(state, "syria") == (0, 2)
-    assert step(state) == "action_round" and who(state) == "us"
-    assert state.removed == (card("lone_gunman"),)
-
-
-def test_lone_gunman_fired_by_a_us_ops_play():
-    state = pos(phasing="us", hands={"us": ["lone_gunman", "nato"], "ussr": ["fidel"]})
-    play(state, "card:lone_gunman", "use:influence:event_first")
-    assert history(state, "ussr", "reveal_hand") == ["hand:nato"]  # the card has left the hand
-    assert step(state) == "event_ops" and who(state) == "ussr"
-    play(state, "use:influence", "country:syria")
-    assert step(state) == "influence" and who(state) == "us"
-    play(state, "country:israel")
-    assert influence(state, "israel") == (2, 0) and influence(state, "syria") == (0, 2)
-    assert state.removed == (card("lone_gunman"),)
-    assert step(state) == "action_round" and who(state) == "ussr"
-
-
-# -- #63 Colonial Rear Guards -------------------------------------------------------------------
-
-
-def test_colonial_rear_guards_four_different_countries_in_africa_or_southeast_asia():
-    state = pos(phasing="us", hands={"us": ["colonial_rear_guards", "nato"]})
-    play(state, "card:colonial_rear_guards", "use:event")
-    assert step(state) == "event_place" and who(state) == "us"
-    assert keys(state) == region_keys("Africa", "Southeast Asia")
-    play(state, "country:south_africa")
-    assert "country:south_africa" not in keys(state)
-    play(state, "country:angola", "country:thailand", "country:philippines")
-    assert step(state) == "action_round"
-    assert influence(state, "south_africa") == (2, 0)
-    assert influence(state, "angola") == (1, 0)
-    assert influence(state, "thailand") == (1, 0)
-    assert influence(state, "philippines") == (2, 0)
-    assert sum(state.inf[US]) == 18 + 4  # the fixed set-up influence, +4
-    assert state.discard == (card("colonial_rear_guards"),)  # not starred
-
-
-# -- #64 Panama Canal Returned ------------------------------------------------------------------
-
-
-def test_panama_canal_returned():
-    state = pos(phasing="us", hands={"us": ["panama_canal_returned", "nato"]}, influence={"venezuela": (0, 2)})
-    play(state, "card:panama_canal_returned", "use:event")
-    assert step(state) == "action_round" and who(state) == "ussr"
-    assert influence(state, "panama") == (2, 0)
-    assert influence(state, "costa_rica") == (1, 0)
-    assert influence(state, "venezuela") == (1, 2)
-    assert state.removed == (card("panama_canal_returned"),)
-
-
-# -- #65 Camp David Accords ---------------------------------------------------------------------
-
-
-def test_camp_david_accords_vp_influence_and_arab_israeli_war_blocked():
-    state = pos(phasing="us", hands={"us": ["camp_david_accords", "nato"], "ussr": ["arab_israeli_war", "fidel"]},
-                vp=-2, influence={"egypt": (0, 2)})
-    assert event_playable(state, card("arab_israeli_war"), USSR)
-    play(state, "card:camp_david_accords", "use:event")
-    assert state.vp == -1
-    assert influence(state, "israel") == (2, 0)
-    assert influence(state, "jordan") == (1, 0)
-    assert influence(state, "egypt") == (1, 2)
-    assert state.removed == (card("camp_david_accords"),)
-    assert not event_playable(state, card("arab_israeli_war"), USSR)
-    assert step(state) == "action_round" and who(state) == "ussr"
-    play(state, "card:arab_israeli_war")
-    options = keys(state)
-    assert "use:event" not in options and "use:influence" in options  # still playable for Ops
-    play(state, "use:influence", "country:syria", "country:syria")
-    assert influence(state, "israel") == (2, 0)
-    assert state.discard == (card("arab_israeli_war"),)
-
-
-# -- #66 Puppet Governments ---------------------------------------------------------------------
-
-
-def test_puppet_governments_only_countries_without_any_influence():
-    state = pos(phasing="us", hands={"us": ["puppet_governments", "nato"]},
-                influence={"burma": (0, 1), "nigeria": (1, 0), "haiti": (1, 1)})
-    play(state, "card:puppet_governments", "use:event")
-    assert step(state) == "event_place" and who(state) == "us"
-    empty = [i for i in range(len(M.COUNTRIES)) if state.inf[US][i] == 0 and state.inf[USSR][i] == 0]
-    options = keys(state)
-    assert options == [f"country:{M.COUNTRIES[i].id}" for i in empty] + ["done"]  # "up to 3"
-    for taken in ("burma", "nigeria", "haiti", "uk", "east_germany", "iran", "syria"):
-        assert f"country:{taken}" not in options
-    assert "country:laos_cambodia" in options and "country:chile" in options
-    play(state, "country:laos_cambodia")
-    assert "country:laos_cambodia" not in keys(state)
-    play(state, "country:chile", "country:zaire")
-    assert step(state) == "action_round"
-    for name in ("laos_cambodia", "chile", "zaire"):
-        assert influence(state, name) == (1, 0)
-    assert sum(state.inf[US]) == 18 + 2 + 3  # fixed set-up 18, Nigeria and Haiti's 1 each, +3
-    assert state.removed == (card("puppet_governments"),)
-
-
-def test_puppet_governments_may_stop_early():
-    state = pos(phasing="us")
-    run_event(state, "puppet_governments", "us", "country:chile", "done")
-    assert step(state) == "action_round"
-    assert influence(state, "chile") == (1, 0)
-    assert sum(state.inf[US]) == 18 + 1
-
-
-# -- #68 John Paul II Elected Pope --------------------------------------------------------------
-
-
-def test_john_paul_ii_poland_and_solidarity_enabled():
-    state = pos(phasing="us", hands={"us": ["john_paul_ii_elected_pope", "nato"]}, influence={"poland": (0, 3)})
-    assert CD.CARD_BY_NUMBER[card("solidarity")].prerequisite == (card("john_paul_ii_elected_pope"),)
-    play(state, "card:john_paul_ii_elected_pope", "use:event")
-    assert influence(state, "poland") == (1, 1)
-    assert card("john_paul_ii_elected_pope") in state.events_played  # Solidarity's prerequisite
-    assert state.removed == (card("john_paul_ii_elected_pope"),)
-    state = pos(phasing="us", influence={"poland": (0, 1)})
-    run_event(state, "john_paul_ii_elected_pope", "us")
-    assert influence(state, "poland") == (1, 0)  # removes what there is
-
-
-# -- #69 Latin American Death Squads ------------------------------------------------------------
-
-
-def test_death_squads_plus_one_for_the_player_minus_one_for_the_opponent():
-    state = pos(rounds=4, hands={"ussr": ["latin_american_death_squads", "decolonization", "fidel"],
-                                 "us": ["nato", "containment"]},
-                influence={"venezuela": (0, 2), "panama": (1, 0)})
-    play(state, "card:latin_american_death_squads", "use:event")
-    assert "death_squads:ussr:turn" in state.effects
-    assert state.discard == (card("latin_american_death_squads"),)  # not starred
-    # US coup in Venezuela with NATO (4 Ops): 2 + 4 - 1 - 2*2 = 1
-    play(state, "card:nato", "use:coup", "country:venezuela", "die:2")
-    assert influence(state, "venezuela") == (0, 1)
-    assert state.milops[US] == 4  # military ops unchanged
-    # USSR coup in Panama with Decolonization (2 Ops): 2 + 2 + 1 - 2*2 = 1
-    play(state, "card:decolonization", "use:coup", "country:panama", "die:2")
-    assert influence(state, "panama") == (0, 0)
-    assert state.milops[USSR] == 2
-    assert state.defcon == 3  # two battleground coups
-    assert step(state) == "action_round" and who(state) == "us"
-
-
-@pytest.mark.parametrize(
-    ("effects", "side", "target", "expected"),
-    [
-        (["death_squads:ussr:turn"], USSR, "panama", 1),
-        (["death_squads:ussr:turn"], US, "venezuela", -1),
-        (["death_squads:us:turn"], US, "chile", 1),
-        (["death_squads:us:turn"], USSR, "guatemala", -1),
-        (["death_squads:ussr:turn"], USSR, "angola", 0),  # Africa: not Central/South America
-        (["death_squads:ussr:turn"], US, "iran", 0),
-        (["death_squads:ussr:turn", "death_squads:us:turn"], USSR, "cuba", 0),  # both: they cancel
-        ([], USSR, "panama", 0),
-    ],
-)
-def test_death_squads_modifier_only_in_central_and_south_america(effects, side, target, expected):
-    state = pos(effects=effects)
-    assert sum(m(state, side, country(target)) for m in H.COUP_MODIFIERS) == expected
-
-
-def test_death_squads_apply_to_free_coups_and_stack_with_salt():
-    state = pos(effects=["death_squads:us:turn", "salt:turn"], influence={"chile": (0, 4)})
-    O.resolve_coup(state, US, country("chile"), 3, 4, free=True)  # 4 + 3 + 1 - 1 - 2*3 = 1
-    assert influence(state, "chile") == (0, 3)
-    assert state.milops[US] == 0
-
-
-def test_death_squads_end_with_the_turn():
-    state = pos(rounds=1, effects=["death_squads:ussr:turn"], hands={"ussr": ["fidel"], "us": []},
-                end_turn=10, defcon=4)
-    state.milops = [4, 4]
-    play(state, "card:fidel", "use:influence", "country:syria", "country:syria")
-    GAME.decision(state)
-    assert "death_squads:ussr:turn" not in state.effects
-
-
-# -- #70 OAS Founded ----------------------------------------------------------------------------
-
-
-def test_oas_founded_two_in_central_or_south_america_split_allowed():
-    state = pos(phasing="us", hands={"us": ["oas_founded", "nato"]})
-    play(state, "card:oas_founded", "use:event")
-    assert step(state) == "event_place" and who(state) == "us"
-    assert keys(state) == region_keys("Central America", "South America")
-    play(state, "country:mexico", "country:brazil")
-    assert step(state) == "action_round"
-    assert influence(state, "mexico") == (1, 0) and influence(state, "brazil") == (1, 0)
-    assert state.removed == (card("oas_founded"),)
-    state = pos(phasing="us")
-    run_event(state, "oas_founded", "us", "country:panama", "country:panama")
-    assert influence(state, "panama") == (3, 0)
-    assert step(state) == "action_round"
-
-
-# -- #72 Sadat Expels Soviets -------------------------------------------------------------------
-
-
-def test_sadat_expels_soviets():
-    state = pos(phasing="us", hands={"us": ["sadat_expels_soviets", "nato"]}, influence={"egypt": (1, 4)})
-    play(state, "card:sadat_expels_soviets", "use:event")
-    assert influence(state, "egypt") == (2, 0)
-    assert state.removed == (card("sadat_expels_soviets"),)
-    assert step(state) == "action_round"
+def cards(*names: str) -> tuple[int, ...]:
+    return tuple(sorted(card(n) for n in names))
 
 
 # -- #73 Shuttle Diplomacy ----------------------------------------------------------------------
 
 
 ME = {"iraq": (0, 3), "libya": (0, 2), "syria": (0, 2), "israel": (4, 0), "jordan": (2, 0)}
+
+
 ASIA = {"north_korea": (0, 3), "thailand": (0, 2), "afghanistan": (0, 2), "japan": (4, 0), "australia": (4, 0)}
 
 
@@ -380,7 +134,7 @@ def test_shuttle_diplomacy_not_used_by_other_scorings():
 
 def test_shuttle_diplomacy_not_used_by_final_scoring():
     state = pos(setup_influence=False, effects=["shuttle_diplomacy"], influence=ME)
-    S.final_scoring(state)
+    T.final_scoring(state)
     assert state.vp == 4 - 7 - 1  # Iraq counted; the USSR holds The China Card
     assert state.outcome.winner == "ussr"
     assert "shuttle_diplomacy" in state.effects
@@ -449,6 +203,75 @@ def test_liberation_theology_three_in_central_america_max_two_each():
     assert state.discard == (card("liberation_theology"),)
 
 
+def test_ussuri_takes_the_china_card_face_up_from_the_ussr():
+    state = spare_pos(phasing="us")
+    run_event(state, "ussuri_river_skirmish", "us")
+    assert state.china == US and state.china_face_up
+    assert "card:the_china_card" in keys(state)
+
+
+def test_ussuri_with_the_us_holding_it_adds_four_in_asia_at_most_two_per_country():
+    state = spare_pos(phasing="us")
+    state.china = US
+    run_event(state, "ussuri_river_skirmish", "us")
+    asia = [f"country:{M.COUNTRIES[c].id}" for c in sorted(M.REGION_COUNTRIES[M.ASIA])]
+    assert step(state) == "event_place" and who(state) == "us" and keys(state) == asia
+    play(state, "country:thailand", "country:thailand")
+    assert "country:thailand" not in keys(state)
+    play(state, "country:india", "country:japan")
+    assert influence(state, "thailand") == (2, 0) and influence(state, "india") == (1, 0)
+    assert influence(state, "japan") == (2, 0)
+    assert step(state) == "action_round" and state.china == US
+
+
+# -- #77 "Ask Not What Your Country Can Do For You" -----------------------------------------------
+
+
+def test_ask_not_discards_without_events_then_draws_as_many_seen_by_the_us_only():
+    state = spare_pos(phasing="us", hands={"us": ["ask_not_what_your_country_can_do_for_you", "asia_scoring", "fidel",
+                                                 "truman_doctrine"]})
+    state.deck = cards("nasser", "comecon", "blockade")
+    vp = state.vp
+    play(state, "card:ask_not_what_your_country_can_do_for_you", "use:event")
+    assert step(state) == "ask_not_discard" and who(state) == "us"
+    assert keys(state) == ["card:asia_scoring", "card:fidel", "card:truman_doctrine", "done"]
+    play(state, "card:asia_scoring", "card:fidel", "done")
+    assert state.vp == vp and state.discard == cards("asia_scoring", "fidel")
+    decision = GAME.decision(state)
+    assert decision.role == "chance" and decision.step == "deal"
+    assert keys(state) == ["card:blockade", "card:comecon", "card:nasser"]
+    play(state, "card:comecon", "card:nasser")
+    assert state.hands[US] == cards("truman_doctrine", "comecon", "nasser")
+    assert state.deck == (card("blockade"),)
+    assert state.removed == (card("ask_not_what_your_country_can_do_for_you"),)
+    assert history(state, "us", "deal") == ["card:comecon", "card:nasser"]
+    assert history(state, "ussr", "deal") == ["card:hidden", "card:hidden"]
+    assert history(state, "ussr", "ask_not_discard") == ["card:asia_scoring", "card:fidel", "done"]
+    assert step(state) == "action_round" and who(state) == "ussr"
+
+
+def test_ask_not_reshuffles_the_discard_pile_when_the_deck_runs_out():
+    state = spare_pos(phasing="us", hands={"us": ["ask_not_what_your_country_can_do_for_you", "fidel", "nasser"]})
+    state.deck = (card("blockade"),)
+    state.discard = (card("comecon"),)
+    play(state, "card:ask_not_what_your_country_can_do_for_you", "use:event", "card:fidel", "card:nasser")
+    # the hand is empty: the draws follow without "done"
+    play(state, "card:blockade")
+    assert keys(state) == ["card:fidel", "card:comecon", "card:nasser"]  # the whole discard pile
+    assert history(state, "us", "reshuffle") == ["deck:3"]
+    play(state, "card:comecon")
+    assert state.hands[US] == cards("blockade", "comecon")
+    assert state.deck == cards("fidel", "nasser") and state.discard == ()
+
+
+def test_ask_not_with_no_discard_draws_nothing():
+    state = spare_pos(phasing="us", hands={"us": ["ask_not_what_your_country_can_do_for_you", "fidel"]})
+    deck = state.deck
+    play(state, "card:ask_not_what_your_country_can_do_for_you", "use:event", "done")
+    assert state.hands[US] == (card("fidel"),) and state.deck == deck
+    assert step(state) == "action_round" and who(state) == "ussr"
+
+
 # -- #78 Alliance for Progress ------------------------------------------------------------------
 
 
@@ -470,6 +293,42 @@ def test_alliance_for_progress_without_battlegrounds_is_still_played():
     assert state.vp == 0
     assert state.removed == (card("alliance_for_progress"),)
     assert card("alliance_for_progress") in state.events_played
+
+
+# -- #80 "One Small Step..." -------------------------------------------------------------------------------
+
+
+def test_one_small_step_two_boxes_with_only_the_second_boxs_vp():
+    state = spare_pos(hands={"ussr": ["one_small_step"]})
+    state.space = [0, 2]
+    play(state, "card:one_small_step", "use:event")
+    assert state.space == [2, 2] and state.vp == 0  # box 1's VP (second: 1) are skipped; box 2: 0
+    assert state.space_attempts == [0, 0] and state.discard == (card("one_small_step"),)
+    state = spare_pos(hands={"us": ["one_small_step"]}, phasing="us")
+    state.space = [4, 3]
+    play(state, "card:one_small_step", "use:event")
+    assert state.space == [4, 5] and state.vp == 3  # Lunar Orbit first: 3 VP
+
+
+def test_one_small_step_to_the_last_box_and_the_ability_of_a_box_passed():
+    state = spare_pos(hands={"ussr": ["one_small_step"]})
+    state.space = [7, 8]
+    play(state, "card:one_small_step", "use:event")
+    assert state.space == [8, 8] and state.vp == 0
+    state = spare_pos(hands={"ussr": ["one_small_step"]})
+    state.space = [0, 1]
+    play(state, "card:one_small_step", "use:event")
+    assert state.space == [2, 1] and space_ability(state, 2) == USSR  # Animal in Space, passed first
+
+
+def test_one_small_step_not_an_event_unless_strictly_behind():
+    state = spare_pos(hands={"ussr": ["one_small_step"]})
+    state.space = [2, 2]
+    assert not event_playable(state, card("one_small_step"), USSR)
+    play(state, "card:one_small_step")
+    assert "use:event" not in keys(state)
+    state.space = [1, 2]
+    assert event_playable(state, card("one_small_step"), USSR)
 
 
 # -- #107 Che -----------------------------------------------------------------------------------

@@ -1,229 +1,65 @@
-"""Mid War events, part B (events/mid_b.py: #36, 39, 45, 47, 48, 51-57, 59-61): a scenario per card
-and branch, against cards.md §4/§5/§6/§8."""
+"""Mid War events #46-59 (events/mid_war_36_59.py): a scenario per card and branch, against
+cards.md §4/§5/§6/§8 (#36-45 in test_mid_war_36_45.py)."""
 
 from __future__ import annotations
 
-from tsposition import GAME, card, country, influence, keys, play, position, run_event
+from tsposition import (
+    SIDE, card, country, country_keys, influence, keys, play, position, run_event, spare_position, step, who,
+)
 
-from standoff.server.games.twilight_struggle import game as G
-from standoff.server.games.twilight_struggle import hooks as H
+from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M
 from standoff.server.games.twilight_struggle import ops as O
-from standoff.server.games.twilight_struggle.events import EVENTS, event_playable, mid_b
-from standoff.server.games.twilight_struggle.events.primitives import CHOICES
-from standoff.server.games.twilight_struggle.state import US, USSR
+from standoff.server.games.twilight_struggle.events import event_playable, mid_war_36_59
+from standoff.server.games.twilight_struggle.rules import make_rules
+from standoff.server.games.twilight_struggle.state import NOBODY
 
-DIE = [f"die:{n}" for n in range(1, 7)]
-MID_B_CARDS = (36, 39, 45, 47, 48, 51, 52, 53, 54, 55, 56, 57, 59, 60, 61)
+US, USSR = SIDE["us"], SIDE["ussr"]
 
 
 def pos(*, phasing: str = "ussr", hands=None, rounds: int = 2, **kw):
-    """A turn-4 position; ``rounds=2``: once the phasing side's play is over, the other side's
-    action round asks (no end of turn behind the scenario)."""
+    """A turn-4 position of a full game; ``rounds=2``: once the phasing side's play is over, the
+    other side's action round asks (no end of turn behind the scenario)."""
     hands = dict(hands or {})
     hands.setdefault("ussr", ["captured_nazi_scientist"])
     hands.setdefault("us", ["nuclear_test_ban"])
     return position(phasing=phasing, hands=hands, turn=4, rounds=rounds, end_turn=10, **kw)
 
 
-def countries(*ids: str) -> list[str]:
-    """``country:<id>`` keys in the engine's order (map index)."""
-    return [f"country:{c}" for c in sorted(ids, key=country)]
+def spare_pos(**kw):
+    """A turn-5 position with several action rounds pending and a spare card on each side (the
+    kit's spare_position)."""
+    return spare_position(turn=kw.pop("turn", 5), **kw)
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
+def cards(*names: str) -> tuple[int, ...]:
+    return tuple(sorted(card(n) for n in names))
 
 
-def who(state) -> str:
-    return GAME.decision(state).role
+# -- #46 How I Learned to Stop Worrying -------------------------------------------------------------
 
 
-# -- wiring ----------------------------------------------------------------------------------------
+def test_how_i_learned_sets_the_chosen_defcon_and_gives_five_military_ops():
+    state = spare_pos(hands={"ussr": ["how_i_learned_to_stop_worrying"]}, defcon=3)
+    state.milops = [2, 1]
+    play(state, "card:how_i_learned_to_stop_worrying", "use:event")
+    assert step(state) == "how_i_learned_to_stop_worrying" and who(state) == "ussr"
+    assert keys(state) == [f"choice:defcon_{n}" for n in range(1, 6)]
+    play(state, "choice:defcon_5")
+    assert state.defcon == 5 and state.milops == [5, 1]
+    assert state.removed == (card("how_i_learned_to_stop_worrying"),)
 
 
-def test_cards_steps_choices_and_hooks_are_registered_once():
-    for n in MID_B_CARDS:
-        spec = EVENTS[n]
-        assert spec.fn.__module__ == mid_b.__name__ and spec.fn.__doc__
-    for s in mid_b.STEPS:
-        assert G.STEPS[s.name] is s
-    for name in ("brush_war", "summit_defcon", "junta", "south_african_unrest", "muslim_revolution"):
-        assert CHOICES[name].__module__ == mid_b.__name__
-    assert H.AFTER_EVENT_HOOKS.count(mid_b.flower_power_event_hook) == 1
-    assert H.AFTER_EVENT_HOOKS.count(mid_b.u2_incident_hook) == 1
-    assert H.OPERATIONS_HOOKS.count(mid_b.flower_power_operations_hook) == 1
-
-
-# -- #36 Brush War ---------------------------------------------------------------------------------
-
-
-def test_brush_war_ussr_attacks_mexico_superpower_space_and_neighbour_count_and_wins():
-    # Guatemala US-controlled (-1) and the USA space (-1): modifier 2; 5 - 2 = 3 wins.
-    state = pos(setup_influence=False, influence={"mexico": (2, 0), "guatemala": (1, 0)})
-    run_event(state, "brush_war", "ussr")
-    assert step(state) == "brush_war" and who(state) == "ussr"
-    assert "country:mexico" in keys(state) and "country:cuba" not in keys(state)  # Cuba: stability 3
-    play(state, "country:mexico")
-    assert state.milops == [3, 0]  # credited before the roll
-    assert keys(state) == DIE
-    play(state, "die:5")
-    assert influence(state, "mexico") == (0, 2)
-    assert state.vp == -1 and state.milops == [3, 0] and state.defcon == 5
-    assert step(state) == "action_round"
-
-
-def test_brush_war_ussr_attacks_mexico_and_loses():
-    state = pos(setup_influence=False, influence={"mexico": (2, 0), "guatemala": (1, 0)})
-    run_event(state, "brush_war", "ussr", "country:mexico", "die:4")  # 4 - 2 = 2
-    assert influence(state, "mexico") == (2, 0)
-    assert state.vp == 0 and state.milops == [3, 0]
-
-
-def test_brush_war_played_by_the_us_against_afghanistan_from_hand():
-    # USSR space (-1) and USSR-controlled Iran (-1): 5 - 2 = 3 wins 1 VP.
-    state = pos(phasing="us", hands={"us": ["brush_war", "nuclear_test_ban"]}, setup_influence=False,
-                influence={"afghanistan": (0, 1), "iran": (0, 2)})
-    play(state, "card:brush_war", "use:event", "country:afghanistan", "die:5")
-    assert influence(state, "afghanistan") == (1, 0)
-    assert state.vp == 1 and state.milops == [0, 3]
-    assert state.discard == (card("brush_war"),) and state.removed == ()
-    assert step(state) == "action_round"
-
-
-def test_brush_war_targets_any_stability_one_or_two_country_even_without_influence_or_defcon():
-    state = pos(setup_influence=False, defcon=2)
-    run_event(state, "brush_war", "ussr")
-    offered = keys(state)
-    assert offered == [f"country:{c.id}" for c in M.COUNTRIES if c.stability <= 2]
-    assert {"country:lebanon", "country:italy", "country:afghanistan"} <= set(offered)  # no DEFCON bans
-
-
-def test_brush_war_nato_shields_us_controlled_europe_from_the_ussr_only():
-    inf = {"italy": (2, 0), "greece": (1, 1), "turkey": (0, 2)}
-    state = pos(effects=["nato"], influence=inf)
-    run_event(state, "brush_war", "ussr")
-    assert "country:italy" not in keys(state)  # US-controlled, NATO
-    assert {"country:greece", "country:turkey", "country:spain_portugal"} <= set(keys(state))
-    # Without NATO Italy is a target.
-    state = pos(influence=inf)
-    run_event(state, "brush_war", "ussr")
-    assert "country:italy" in keys(state)
-    # NATO does not limit the US.
-    state = pos(phasing="us", effects=["nato"], influence={"italy": (0, 2)})
-    run_event(state, "brush_war", "us")
-    assert "country:italy" in keys(state)
-
-
-# -- #39 Arms Race ---------------------------------------------------------------------------------
-
-
-def test_arms_race_one_vp_when_ahead_but_below_defcon():
-    state = pos(defcon=4)
-    state.milops = [3, 1]
-    run_event(state, "arms_race", "ussr")
-    assert state.vp == -1
-
-
-def test_arms_race_three_vp_when_ahead_and_at_least_defcon_instead_of_one():
-    state = pos(phasing="us", hands={"us": ["arms_race", "nuclear_test_ban"]}, defcon=3)
-    state.milops = [1, 3]
-    play(state, "card:arms_race", "use:event")
-    assert state.vp == 3 and state.milops == [1, 3]
-    assert state.discard == (card("arms_race"),)
-
-
-def test_arms_race_nothing_when_not_strictly_ahead():
-    state = pos(defcon=2)
-    state.milops = [2, 2]
-    run_event(state, "arms_race", "ussr")
-    assert state.vp == 0
-    state = pos(defcon=2)
-    state.milops = [1, 4]
-    run_event(state, "arms_race", "ussr")
-    assert state.vp == 0
-
-
-def test_arms_race_is_judged_for_the_phasing_player():
-    state = pos(phasing="ussr", defcon=2)
-    state.milops = [2, 0]
-    run_event(state, "arms_race", "us")  # carried out by the US in the USSR's round
-    assert state.vp == -3
-
-
-# -- #45 Summit ------------------------------------------------------------------------------------
-
-SUMMIT_BOARD = {
-    # USSR: Europe domination (East Germany bg + Czechoslovakia, Finland), Middle East domination
-    # (Iraq bg + Jordan), Asia domination via Southeast Asia (Thailand bg + Laos/Cambodia): 3.
-    "east_germany": (0, 3), "czechoslovakia": (0, 3), "finland": (0, 4),
-    "iraq": (0, 3), "jordan": (0, 2), "thailand": (0, 2), "laos_cambodia": (0, 1),
-    # US: Central America control (Mexico, Cuba, Panama: every battleground): 1; South America
-    # presence only (Chile): 0.
-    "mexico": (2, 0), "cuba": (3, 0), "panama": (2, 0), "chile": (3, 0),
-}
-
-
-def test_summit_counts_each_region_dominated_or_controlled_once():
-    state = pos(setup_influence=False, influence=SUMMIT_BOARD)
-    assert mid_b.summit_regions(state, USSR) == 3
-    assert mid_b.summit_regions(state, US) == 1
-    # Presence only (one battleground, no other country) is no domination.
-    state = pos(setup_influence=False, influence={"chile": (3, 0), "iraq": (3, 0)})
-    assert mid_b.summit_regions(state, US) == 0
-
-
-def test_summit_tie_does_nothing():
-    state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
-    run_event(state, "summit", "ussr")
-    assert GAME.decision(state).role == "chance" and keys(state) == DIE
-    play(state, "die:2", "die:4")  # USSR 2 + 3 = 5, US 4 + 1 = 5
-    assert state.vp == 0 and state.defcon == 3
-    assert step(state) == "action_round"
-
-
-def test_summit_winner_gains_two_vp_and_raises_defcon():
-    state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
-    run_event(state, "summit", "ussr", "die:3", "die:1")  # 6 against 2
-    assert state.vp == -2
-    assert step(state) == "summit_defcon" and who(state) == "ussr"
-    assert keys(state) == ["choice:raise_defcon", "choice:lower_defcon", "choice:leave_defcon"]
-    play(state, "choice:raise_defcon")
-    assert state.defcon == 4 and step(state) == "action_round"
-
-
-def test_summit_winner_lowers_defcon():
-    state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
-    run_event(state, "summit", "ussr", "die:3", "die:1", "choice:lower_defcon")
-    assert state.defcon == 2 and state.vp == -2 and state.outcome is None
-
-
-def test_summit_us_wins_and_leaves_defcon():
-    state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
-    run_event(state, "summit", "ussr", "die:1", "die:6")  # USSR 4, US 7
-    assert state.vp == 2 and who(state) == "us"
-    play(state, "choice:leave_defcon")
-    assert state.defcon == 3 and step(state) == "action_round"
-
-
-def test_summit_no_raise_offered_at_defcon_five():
-    state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=5)
-    run_event(state, "summit", "ussr", "die:6", "die:1")
-    assert keys(state) == ["choice:lower_defcon", "choice:leave_defcon"]
-
-
-def test_summit_non_phasing_winner_drops_defcon_to_one_and_the_phasing_player_loses():
-    state = pos(phasing="ussr", hands={"ussr": ["summit", "allende"]}, setup_influence=False,
-                influence=SUMMIT_BOARD, defcon=2)
-    play(state, "card:summit", "use:event", "die:1", "die:6", "choice:lower_defcon")
+def test_how_i_learned_choosing_defcon_one_loses_for_the_phasing_player():
+    state = spare_pos(hands={"us": ["how_i_learned_to_stop_worrying"]}, phasing="us", defcon=4)
+    play(state, "card:how_i_learned_to_stop_worrying", "use:event", "choice:defcon_1")
     assert state.defcon == 1
-    assert state.outcome.winner == "us" and state.outcome.termination == "defcon"
+    assert state.outcome.winner == "ussr" and state.outcome.termination == B.DEFCON_1
 
 
 # -- #47 Junta -------------------------------------------------------------------------------------
 
-LATIN_AMERICA_KEYS = [f"country:{M.COUNTRIES[i].id}" for i in mid_b.LATIN_AMERICA]
+LATIN_AMERICA_KEYS = [f"country:{M.COUNTRIES[i].id}" for i in mid_war_36_59.LATIN_AMERICA]
 
 
 def test_junta_influence_then_free_coup_in_latin_america_only():
@@ -259,7 +95,7 @@ def test_junta_free_realignments_in_latin_america():
                 influence={"panama": (2, 0), "mexico": (1, 0), "italy": (2, 0)})
     run_event(state, "junta", "ussr", "country:nicaragua", "choice:realign")
     assert step(state) == "realign"
-    assert keys(state) == countries("mexico", "panama") + ["done"]
+    assert keys(state) == country_keys("mexico", "panama") + ["done"]
     play(state, "country:panama", "die:6", "die:1")  # USSR 6, US 1 + 1 (more influence)
     assert influence(state, "panama") == (0, 0)
     assert keys(state) == ["country:mexico", "done"]
@@ -309,6 +145,138 @@ def test_kitchen_debates_unplayable_on_a_tie_starred_card_discarded_not_removed(
     assert step(state) == "action_round"
 
 
+# -- #49 Missile Envy -----------------------------------------------------------------------------------
+
+
+def test_missile_envy_takes_the_highest_card_an_opponent_event_gives_only_its_ops():
+    state = spare_pos(hands={"ussr": ["missile_envy"], "us": ["duck_and_cover", "fidel", "truman_doctrine"]})
+    play(state, "card:missile_envy", "use:event")
+    # Duck and Cover (3 Ops, a US event): the USSR conducts 3 Ops, the event does not happen.
+    assert step(state) == "missile_envy_ops" and who(state) == "ussr"
+    assert keys(state) == ["choice:influence", "choice:realign", "choice:coup"]
+    play(state, "choice:influence", "country:poland", "country:poland", "country:poland")
+    assert influence(state, "poland") == (0, 3)
+    assert state.defcon == 5 and state.vp == 0 and card("duck_and_cover") not in state.events_played
+    assert state.hands[US] == cards("missile_envy", "fidel", "truman_doctrine")
+    assert state.discard == (card("duck_and_cover"),) and state.removed == ()
+    assert "missile_envy:us" in state.effects
+    # The US must play Missile Envy for Operations in its next round (no event).
+    assert step(state) == "action_round" and keys(state) == ["card:missile_envy"]
+    play(state, "card:missile_envy")
+    assert "use:event" not in keys(state)
+    assert keys(state) == ["use:influence", "use:realign", "use:coup", "use:space"]
+    play(state, "use:space", "die:6")
+    assert "missile_envy:us" not in state.effects
+    assert state.discard == cards("duck_and_cover", "missile_envy")
+
+
+def test_missile_envy_own_event_happens_for_the_taker_and_a_starred_card_is_removed():
+    state = spare_pos(hands={"ussr": ["missile_envy"], "us": ["fidel", "truman_doctrine"]}, influence={"cuba": (2, 0)})
+    play(state, "card:missile_envy", "use:event")
+    assert influence(state, "cuba") == (0, 3)  # Fidel for the USSR
+    assert state.removed == (card("fidel"),) and state.discard == ()
+    assert state.hands[US] == cards("missile_envy", "truman_doctrine")
+    assert step(state) == "action_round" and who(state) == "us"
+
+
+def test_missile_envy_opponent_chooses_among_ties():
+    state = spare_pos(hands={"ussr": ["missile_envy"], "us": ["duck_and_cover", "socialist_governments", "fidel"]})
+    play(state, "card:missile_envy", "use:event")
+    assert step(state) == "missile_envy" and who(state) == "us"
+    assert keys(state) == ["choice:duck_and_cover", "choice:socialist_governments"]
+    play(state, "choice:socialist_governments")
+    assert step(state) == "event_remove" and who(state) == "ussr"  # its event, for the USSR
+    assert state.hands[US] == cards("duck_and_cover", "fidel", "missile_envy")
+
+
+def test_missile_envy_compares_values_after_the_holders_modifiers():
+    # Containment: Duck and Cover 3 → 4 ties with NATO 4, so the US chooses.
+    state = spare_pos(hands={"ussr": ["missile_envy"], "us": ["duck_and_cover", "nato"]}, effects=["containment:turn"])
+    play(state, "card:missile_envy", "use:event")
+    assert keys(state) == ["choice:duck_and_cover", "choice:nato"]
+    state = spare_pos(hands={"ussr": ["missile_envy"], "us": ["duck_and_cover", "nato"]})
+    play(state, "card:missile_envy", "use:event")
+    assert step(state) == "missile_envy_ops"  # NATO taken without a question
+
+
+def test_missile_envy_against_only_scoring_cards_has_no_effect():
+    state = spare_pos(hands={"ussr": ["missile_envy"], "us": ["asia_scoring"]})
+    play(state, "card:missile_envy", "use:event")
+    assert state.hands[US] == (card("asia_scoring"),) and state.discard == (card("missile_envy"),)
+    assert not any(e.startswith("missile_envy") for e in state.effects)
+    assert card("missile_envy") in state.events_played
+
+
+def test_missile_envy_owed_yields_to_a_scoring_card_that_must_be_played():
+    hands = {"us": ["missile_envy", "asia_scoring", "duck_and_cover"]}
+    state = spare_pos(phasing="us", hands=hands, effects=["missile_envy:us"], rounds=2)  # 1 US round left
+    assert keys(state) == ["card:asia_scoring"]
+    play(state, "card:asia_scoring", "use:event")
+    assert "missile_envy:us" in state.effects  # still owed (next turn's first round)
+    state = spare_pos(phasing="us", hands=hands, effects=["missile_envy:us"], rounds=4)  # 2 US rounds left
+    assert keys(state) == ["card:missile_envy"]
+    assert not event_playable(state, card("missile_envy"), US)  # never its event (e.g. a headline)
+
+
+def test_missile_envy_owed_into_a_new_turn_cannot_be_headlined():
+    state = spare_pos(hands={"us": ["missile_envy", "duck_and_cover"], "ussr": ["comecon"]}, effects=["missile_envy:us"])
+    state.stack = [("end_turn",), ("action_round", 1, US), ("action_round", 1, USSR), ("headline",)]
+    play(state, "card:comecon")
+    assert keys(state) == ["card:duck_and_cover"]
+
+
+# -- #50 "We Will Bury You" ------------------------------------------------------------------------------
+
+
+def test_we_will_bury_you_three_vp_land_at_the_start_of_the_next_us_round():
+    state = spare_pos(hands={"ussr": ["we_will_bury_you"], "us": ["duck_and_cover"]}, defcon=4)
+    play(state, "card:we_will_bury_you", "use:event")
+    assert state.defcon == 3 and state.removed == (card("we_will_bury_you"),)
+    # The US's round starts with the question (the effect is used up by asking it).
+    assert step(state) == "we_will_bury_you" and who(state) == "us" and keys(state) == ["choice:accept"]
+    assert state.vp == 0 and "we_will_bury_you" not in state.effects
+    play(state, "choice:accept")
+    assert state.vp == -3 and "we_will_bury_you" not in state.effects
+    assert step(state) == "action_round" and keys(state) == ["card:duck_and_cover"]
+
+
+def test_we_will_bury_you_cancelled_by_un_intervention_played_as_the_event():
+    state = spare_pos(hands={"ussr": ["we_will_bury_you", "comecon"], "us": ["un_intervention", "fidel", "duck_and_cover"]})
+    play(state, "card:we_will_bury_you", "use:event")
+    assert keys(state) == ["choice:un_intervention", "choice:accept"]
+    play(state, "choice:un_intervention")
+    assert state.vp == 0
+    assert keys(state) == ["card:un_intervention"]  # committed to that play
+    play(state, "card:un_intervention")
+    assert keys(state) == ["use:event"]
+    play(state, "use:event", "choice:fidel", "choice:influence", "country:uk", "country:uk")
+    assert state.vp == 0 and influence(state, "uk") == (7, 0)
+    assert not any(e.startswith("we_will_bury_you") for e in state.effects)
+    assert step(state) == "action_round" and who(state) == "ussr"
+    play(state, "card:comecon", "use:space", "die:6")
+    assert state.vp == 0 and keys(state) == ["card:duck_and_cover"]  # nothing owed any more
+
+
+def test_we_will_bury_you_declined_un_intervention_and_the_twenty_vp_win():
+    state = spare_pos(hands={"ussr": ["we_will_bury_you"], "us": ["un_intervention", "fidel"]}, vp=-17)
+    play(state, "card:we_will_bury_you", "use:event", "choice:accept")
+    assert state.vp == -20 and state.outcome.winner == "ussr" and state.outcome.termination == B.VP_20
+
+
+def test_we_will_bury_you_without_us_cards_or_under_quagmire_the_vp_land_at_once():
+    state = spare_pos(hands={"us": []}, effects=["we_will_bury_you"], phasing="us")
+    assert state.vp == 0
+    assert step(state) == "action_round" and who(state) == "ussr"  # the US sat out
+    assert state.vp == -3
+    state = spare_pos(hands={"us": ["un_intervention", "fidel"]}, effects=["we_will_bury_you", "quagmire"], phasing="us")
+    assert step(state) == "trap_discard" and state.vp == -3
+
+
+def test_we_will_bury_you_un_intervention_needs_a_ussr_card_to_pair():
+    state = spare_pos(hands={"us": ["un_intervention", "duck_and_cover"]}, effects=["we_will_bury_you"], phasing="us")
+    assert keys(state) == ["choice:accept"]
+
+
 # -- #51 Brezhnev Doctrine -------------------------------------------------------------------------
 
 
@@ -338,13 +306,6 @@ def test_portuguese_empire_crumbles():
     assert step(state) == "action_round"
 
 
-def test_allende():
-    state = pos(hands={"ussr": ["allende", "opec"]}, influence={"chile": (1, 0)})
-    play(state, "card:allende", "use:event")
-    assert influence(state, "chile") == (1, 2)
-    assert state.removed == (card("allende"),)
-
-
 # -- #53 South African Unrest ----------------------------------------------------------------------
 
 
@@ -363,7 +324,7 @@ def test_south_african_unrest_one_there_and_two_adjacent_split_allowed():
     state = pos()
     run_event(state, "south_african_unrest", "ussr", "choice:one_in_south_africa_two_adjacent")
     assert influence(state, "south_africa") == (1, 1)
-    assert step(state) == "event_place" and keys(state) == countries("angola", "botswana")
+    assert step(state) == "event_place" and keys(state) == country_keys("angola", "botswana")
     play(state, "country:angola", "country:botswana")
     assert influence(state, "angola") == (0, 1) and influence(state, "botswana") == (0, 1)
     assert step(state) == "action_round"
@@ -371,6 +332,13 @@ def test_south_african_unrest_one_there_and_two_adjacent_split_allowed():
     run_event(state, "south_african_unrest", "ussr", "choice:one_in_south_africa_two_adjacent",
               "country:botswana", "country:botswana")
     assert influence(state, "botswana") == (0, 2) and influence(state, "angola") == (0, 0)
+
+
+def test_allende():
+    state = pos(hands={"ussr": ["allende", "opec"]}, influence={"chile": (1, 0)})
+    play(state, "card:allende", "use:event")
+    assert influence(state, "chile") == (1, 2)
+    assert state.removed == (card("allende"),)
 
 
 # -- #55 Willy Brandt ------------------------------------------------------------------------------
@@ -403,9 +371,9 @@ def test_muslim_revolution_clears_us_influence_from_two_listed_countries():
                 influence={"iran": (2, 0), "egypt": (1, 0), "saudi_arabia": (3, 1), "israel": (1, 0)})
     run_event(state, "muslim_revolution", "ussr")
     assert step(state) == "muslim_revolution" and who(state) == "ussr"
-    assert keys(state) == countries("iran", "egypt", "saudi_arabia")  # listed and holding US influence
+    assert keys(state) == country_keys("iran", "egypt", "saudi_arabia")  # listed and holding US influence
     play(state, "country:iran")
-    assert keys(state) == countries("egypt", "saudi_arabia")
+    assert keys(state) == country_keys("egypt", "saudi_arabia")
     play(state, "country:saudi_arabia")
     assert influence(state, "iran") == (0, 0) and influence(state, "saudi_arabia") == (0, 1)
     assert influence(state, "egypt") == (1, 0) and influence(state, "israel") == (1, 0)
@@ -445,6 +413,32 @@ def test_abm_treaty_influence_and_defcon_five_stays():
     assert state.defcon == 5
     play(state, "country:poland", "country:poland", "country:poland", "country:poland")
     assert influence(state, "poland") == (0, 4) and step(state) == "action_round"
+
+
+# -- #58 Cultural Revolution, #71 Nixon, #76 Ussuri ---------------------------------------------------
+
+
+def test_cultural_revolution_takes_the_china_card_face_up_from_the_us():
+    state = spare_pos()
+    state.china, state.china_face_up = US, False
+    run_event(state, "cultural_revolution", "ussr")
+    assert state.china == USSR and state.china_face_up and state.vp == 0
+    assert "card:the_china_card" in keys(state)  # playable this turn
+
+
+def test_cultural_revolution_with_the_ussr_holding_it_gives_one_vp():
+    state = spare_pos()
+    run_event(state, "cultural_revolution", "ussr")
+    assert state.china == USSR and state.vp == -1
+
+
+def test_cultural_revolution_not_an_event_before_the_chinese_civil_war_is_won():
+    state = spare_pos()
+    state.rules = make_rules(None, {"end_turn": "3", "chinese_civil_war": "on"})
+    state.china = NOBODY
+    assert not event_playable(state, card("cultural_revolution"), USSR)
+    state.china = USSR
+    assert event_playable(state, card("cultural_revolution"), USSR)
 
 
 # -- #59 Flower Power ------------------------------------------------------------------------------
@@ -518,55 +512,6 @@ def test_no_flower_power_no_vp():
     state = pos(phasing="us", hands={"us": ["korean_war", "nuclear_test_ban"]}, setup_influence=False)
     play(state, "card:korean_war", "use:influence:event_first", "die:1", "country:mexico", "country:mexico")
     assert state.vp == 0
-
-
-# -- #60 U2 Incident -------------------------------------------------------------------------------
-
-
-def test_u2_incident_then_un_intervention_later_this_turn():
-    state = pos(hands={"ussr": ["u2_incident", "opec"], "us": ["un_intervention", "allende"]}, rounds=3)
-    play(state, "card:u2_incident", "use:event")
-    assert state.vp == -1 and "u2_incident:turn" in state.effects
-    assert state.removed == (card("u2_incident"),)
-    play(state, "card:un_intervention", "use:event", "choice:allende", "choice:influence", "country:uk")
-    assert state.vp == -2  # one more USSR VP
-    assert "u2_incident:turn" not in state.effects  # counted once
-    assert step(state) == "action_round" and who(state) == "ussr"
-
-
-def test_un_intervention_without_u2_incident_gives_nothing():
-    state = pos(phasing="us", hands={"us": ["un_intervention", "allende"]})
-    play(state, "card:un_intervention", "use:event", "choice:allende", "choice:influence", "country:uk")
-    assert state.vp == 0
-
-
-def test_u2_incident_watch_ends_with_the_turn():
-    state = pos()
-    run_event(state, "u2_incident", "ussr")
-    state.stack = [("end_turn",)]
-    state.milops = [5, 5]  # no military-ops VP
-    state.pending = None
-    assert GAME.decision(state).step == "deal"  # turn 5 begins
-    assert "u2_incident:turn" not in state.effects and state.vp == -1
-
-
-# -- #61 OPEC --------------------------------------------------------------------------------------
-
-
-def test_opec_one_vp_per_controlled_listed_country():
-    state = pos(hands={"ussr": ["opec", "allende"]}, setup_influence=False,
-                influence={"egypt": (0, 2), "iraq": (1, 4), "venezuela": (0, 2), "libya": (0, 1),
-                           "israel": (0, 4), "gulf_states": (2, 3)})
-    play(state, "card:opec", "use:event")
-    assert state.vp == -3  # Egypt, Iraq, Venezuela (Libya uncontrolled, Israel not listed)
-    assert state.discard == (card("opec"),)
-
-
-def test_opec_blocked_after_north_sea_oil():
-    state = pos(hands={"ussr": ["opec", "allende"]}, events_played=["north_sea_oil"])
-    assert not event_playable(state, card("opec"), USSR)
-    play(state, "card:opec")
-    assert "use:event" not in keys(state)
 
 
 def test_flower_power_war_card_taken_by_grain_sales_and_played_as_event():

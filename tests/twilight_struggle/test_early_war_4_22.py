@@ -1,56 +1,63 @@
-"""Early War events, part A (#5, 7, 10, 11, 13, 14, 15, 16, 17, 19, 20, 22): one scenario per
-card and branch, against cards.md §4/§5/§8."""
+"""Early War events #4-22 (events/early_war.py): a scenario per card and branch, against
+cards.md §4/§5/§8 (#23-106 in test_early_war_23_106.py)."""
 
 from __future__ import annotations
 
 import pytest
-from tsposition import GAME, card, choose, country, influence, keys, play, run_event
-from tsposition import position as _position
+from tsposition import GAME, card, choose, country, country_keys, influence, keys, play, position, run_event, step
 
 from standoff.server.games.twilight_struggle import game as G
+from standoff.server.games.twilight_struggle import map_data as M
 from standoff.server.games.twilight_struggle import ops as O
-from standoff.server.games.twilight_struggle.events import event_playable
-from standoff.server.games.twilight_struggle.events import early_a
+from standoff.server.games.twilight_struggle.events import early_war, event_playable
 from standoff.server.games.twilight_struggle.events.primitives import CHOICES
 from standoff.server.games.twilight_struggle.state import US, USSR
 
 
-def position(**kwargs):
+def at(**kw):
+    kw.setdefault("hands", {"ussr": ["comecon"], "us": ["containment"]})
+    kw.setdefault("rounds", 2)
+    return position(**kw)
+
+
+def pos(**kwargs):
     """The kit's position, plus: a spare card for each side whose hand is not given, and with the
     USSR phasing the US's action round 1 after it, so that a settled event or card play stops at
     an action round (not the end of the turn with its military-ops VP)."""
     hands = dict(kwargs.pop("hands", {}))
     hands.setdefault("ussr", ["captured_nazi_scientist"])
     hands.setdefault("us", ["nuclear_test_ban"])
-    state = _position(hands=hands, **kwargs)
+    state = position(hands=hands, **kwargs)
     if state.phasing == USSR:
         state.stack.insert(1, ("action_round", 1, US))
     return state
 
 
-def countries(*ids: str) -> list[str]:
-    """``country:<id>`` keys in the engine's order (map index)."""
-    return [f"country:{c}" for c in sorted(ids, key=country)]
+def test_duck_and_cover_lowers_defcon_then_gives_the_us_five_minus_defcon():
+    state = at(defcon=4)
+    run_event(state, "duck_and_cover", "us")
+    assert state.defcon == 3 and state.vp == 2
 
 
-def step(state) -> str | None:
-    decision = GAME.decision(state)
-    return None if decision is None else decision.step
+def test_duck_and_cover_at_defcon_two_ends_the_game_against_the_phasing_player():
+    state = at(defcon=2, phasing="ussr")
+    run_event(state, "duck_and_cover", "us")
+    assert state.outcome.termination == "defcon" and state.outcome.winner == "us"
 
 
 def test_steps_are_wired_and_choices_not_shadowed():
-    for s in early_a.STEPS:
+    for s in early_war.STEPS:
         assert G.STEPS[s.name] is s
     for name in ("blockade", "warsaw_pact_formed", "warsaw_pact_remove", "truman_doctrine",
                  "olympic_games", "independent_reds"):
-        assert CHOICES[name].__module__ == early_a.__name__
+        assert CHOICES[name].__module__ == early_war.__name__
 
 
 # -- #5 Five Year Plan ---------------------------------------------------------------------------
 
 
 def test_five_year_plan_random_us_starred_card_fires_for_the_us_and_is_removed():
-    state = position(hands={"ussr": ["fidel", "truman_doctrine"]}, influence={"italy": (1, 2)})
+    state = pos(hands={"ussr": ["fidel", "truman_doctrine"]}, influence={"italy": (1, 2)})
     run_event(state, "five_year_plan", "us")
     decision = GAME.decision(state)
     assert decision.role == "chance" and decision.step == "five_year_plan"
@@ -58,7 +65,7 @@ def test_five_year_plan_random_us_starred_card_fires_for_the_us_and_is_removed()
     choose(state, "card:truman_doctrine")
     # Truman Doctrine for the US: uncontrolled European countries with USSR influence
     assert decision is not GAME.decision(state) and GAME.decision(state).role == "us"
-    assert keys(state) == countries("finland", "italy")
+    assert keys(state) == country_keys("finland", "italy")
     choose(state, "country:italy")
     assert influence(state, "italy") == (1, 0)
     assert state.hands[USSR] == (card("fidel"),)
@@ -67,7 +74,7 @@ def test_five_year_plan_random_us_starred_card_fires_for_the_us_and_is_removed()
 
 
 def test_five_year_plan_random_ussr_card_is_only_discarded():
-    state = position(hands={"ussr": ["fidel", "nasser"]}, influence={"cuba": (1, 0)})
+    state = pos(hands={"ussr": ["fidel", "nasser"]}, influence={"cuba": (1, 0)})
     run_event(state, "five_year_plan", "us", "card:fidel")
     assert state.discard == (card("fidel"),) and state.removed == ()
     assert state.hands[USSR] == (card("nasser"),)
@@ -76,34 +83,34 @@ def test_five_year_plan_random_ussr_card_is_only_discarded():
 
 
 def test_five_year_plan_random_scoring_card_is_discarded_without_scoring():
-    state = position(hands={"ussr": ["europe_scoring"]}, influence={"poland": (0, 3)})
+    state = pos(hands={"ussr": ["europe_scoring"]}, influence={"poland": (0, 3)})
     run_event(state, "five_year_plan", "us", "card:europe_scoring")
     assert state.discard == (card("europe_scoring"),) and state.vp == 0
 
 
 def test_five_year_plan_random_blocked_us_event_is_discarded_not_removed():
-    state = position(hands={"ussr": ["nato"]})  # no Marshall Plan / Warsaw Pact yet
+    state = pos(hands={"ussr": ["nato"]})  # no Marshall Plan / Warsaw Pact yet
     run_event(state, "five_year_plan", "us", "card:nato")
     assert state.discard == (card("nato"),) and state.removed == ()
     assert "nato" not in state.effects and card("nato") not in state.events_played
 
 
 def test_five_year_plan_with_an_empty_ussr_hand_does_nothing():
-    state = position(hands={"us": ["fidel"], "ussr": []}, phasing="us")
+    state = pos(hands={"us": ["fidel"], "ussr": []}, phasing="us")
     run_event(state, "five_year_plan", "us")
     assert keys(state) == ["card:fidel"]  # straight back to the US action round
     assert state.discard == () and state.removed == ()
 
 
 def test_five_year_plan_drawing_duck_and_cover_at_defcon_two_loses_for_the_phasing_us():
-    state = position(hands={"us": ["five_year_plan"], "ussr": ["duck_and_cover"]}, phasing="us", defcon=2)
+    state = pos(hands={"us": ["five_year_plan"], "ussr": ["duck_and_cover"]}, phasing="us", defcon=2)
     play(state, "card:five_year_plan", "use:event", "card:duck_and_cover")
     assert state.defcon == 1
     assert state.outcome.winner == "ussr" and state.outcome.termination == "defcon"
 
 
 def test_five_year_plan_played_by_the_ussr_for_operations_event_first():
-    state = position(hands={"ussr": ["five_year_plan", "duck_and_cover"]})
+    state = pos(hands={"ussr": ["five_year_plan", "duck_and_cover"]})
     play(state, "card:five_year_plan", "use:influence:event_first", "card:duck_and_cover")
     assert state.defcon == 4 and state.vp == 1  # Duck and Cover for the US: 5 - 4
     assert step(state) == "influence"
@@ -115,9 +122,9 @@ def test_five_year_plan_played_by_the_ussr_for_operations_event_first():
 
 
 def test_socialist_governments_removes_three_us_in_western_europe_at_most_two_per_country():
-    state = position(influence={"france": (3, 0), "italy": (2, 0), "poland": (2, 0)})
+    state = pos(influence={"france": (3, 0), "italy": (2, 0), "poland": (2, 0)})
     run_event(state, "socialist_governments", "ussr")
-    assert keys(state) == countries("canada", "uk", "france", "italy")  # Western Europe, US present
+    assert keys(state) == country_keys("canada", "uk", "france", "italy")  # Western Europe, US present
     play(state, "country:france", "country:france")
     assert "country:france" not in keys(state)  # at most 2 from one country
     play(state, "country:uk")
@@ -127,18 +134,36 @@ def test_socialist_governments_removes_three_us_in_western_europe_at_most_two_pe
 
 
 def test_socialist_governments_is_no_event_after_the_iron_lady():
-    state = position(hands={"ussr": ["socialist_governments"]}, events_played=["the_iron_lady"])
+    state = pos(hands={"ussr": ["socialist_governments"]}, events_played=["the_iron_lady"])
     assert not event_playable(state, card("socialist_governments"), USSR)
     play(state, "card:socialist_governments")
     assert "use:event" not in keys(state) and "use:influence" in keys(state)
+
+
+def test_fidel_and_romanian_abdication_replace_us_influence_with_ussr_control():
+    state = at(influence={"cuba": (2, 0), "romania": (1, 1)})
+    run_event(state, "fidel", "ussr")
+    run_event(state, "romanian_abdication", "ussr")
+    assert influence(state, "cuba") == (0, 3) and influence(state, "romania") == (0, 3)
+
+
+def test_vietnam_revolts_adds_two_and_a_southeast_asia_bonus_for_the_turn():
+    state = at(setup_influence=False, influence={"vietnam": (0, 0)})
+    run_event(state, "vietnam_revolts", "ussr")
+    assert influence(state, "vietnam") == (0, 2) and "vietnam_revolts:turn" in state.effects
+    # A 2-ops USSR card spent entirely in Southeast Asia places 3.
+    state.stack.append(("influence", USSR, 3, False, True, O.placement_eligible(state, USSR)))
+    state.pending = None
+    play(state, "country:thailand", "country:thailand", "country:laos_cambodia")
+    assert influence(state, "thailand") == (0, 2)
 
 
 # -- #10 Blockade --------------------------------------------------------------------------------
 
 
 def test_blockade_offers_cards_of_three_ops_or_more_and_west_germany():
-    state = position(hands={"us": ["duck_and_cover", "truman_doctrine", "nato", "asia_scoring"]},
-                     influence={"west_germany": (4, 0)})
+    state = pos(hands={"us": ["duck_and_cover", "truman_doctrine", "nato", "asia_scoring"]},
+                influence={"west_germany": (4, 0)})
     run_event(state, "blockade", "ussr")
     assert GAME.decision(state).role == "us" and step(state) == "blockade"
     assert keys(state) == ["choice:duck_and_cover", "choice:nato", "choice:lose_west_germany"]
@@ -149,32 +174,32 @@ def test_blockade_offers_cards_of_three_ops_or_more_and_west_germany():
 
 
 def test_blockade_lose_west_germany():
-    state = position(hands={"us": ["duck_and_cover"]}, influence={"west_germany": (4, 1)})
+    state = pos(hands={"us": ["duck_and_cover"]}, influence={"west_germany": (4, 1)})
     run_event(state, "blockade", "ussr", "choice:lose_west_germany")
     assert influence(state, "west_germany") == (0, 1)
     assert state.hands[US] == (card("duck_and_cover"),) and state.discard == ()
 
 
 def test_blockade_without_a_qualifying_card_leaves_only_west_germany():
-    state = position(hands={"us": ["truman_doctrine", "independent_reds"]}, influence={"west_germany": (2, 0)})
+    state = pos(hands={"us": ["truman_doctrine", "independent_reds"]}, influence={"west_germany": (2, 0)})
     run_event(state, "blockade", "ussr")
     assert keys(state) == ["choice:lose_west_germany"]
 
 
 def test_blockade_containment_lifts_a_two_ops_card_to_three():
-    state = position(hands={"us": ["truman_doctrine", "independent_reds"]}, effects=["containment:turn"])
+    state = pos(hands={"us": ["truman_doctrine", "independent_reds"]}, effects=["containment:turn"])
     run_event(state, "blockade", "ussr")
     assert keys(state) == ["choice:independent_reds", "choice:lose_west_germany"]
 
 
 def test_blockade_red_scare_drops_a_three_ops_card_below_the_threshold():
-    state = position(hands={"us": ["duck_and_cover", "nato"]}, effects=["red_scare:us:turn"])
+    state = pos(hands={"us": ["duck_and_cover", "nato"]}, effects=["red_scare:us:turn"])
     run_event(state, "blockade", "ussr")
     assert keys(state) == ["choice:nato", "choice:lose_west_germany"]  # 4 - 1 = 3 still qualifies
 
 
 def test_blockade_played_from_hand_is_removed():
-    state = position(hands={"ussr": ["blockade"], "us": ["duck_and_cover"]}, influence={"west_germany": (3, 0)})
+    state = pos(hands={"ussr": ["blockade"], "us": ["duck_and_cover"]}, influence={"west_germany": (3, 0)})
     play(state, "card:blockade", "use:event", "choice:lose_west_germany")
     assert influence(state, "west_germany") == (0, 0)
     assert state.removed == (card("blockade"),) and state.discard == ()
@@ -184,7 +209,7 @@ def test_blockade_played_from_hand_is_removed():
 
 
 def test_korean_war_success_with_us_controlled_neighbour():
-    state = position(influence={"south_korea": (2, 1), "japan": (4, 0)})
+    state = pos(influence={"south_korea": (2, 1), "japan": (4, 0)})
     run_event(state, "korean_war", "ussr")
     assert keys(state) == [f"die:{n}" for n in range(1, 7)] and state.milops[USSR] == 2
     choose(state, "die:5")  # 5 - 1 (Japan) = 4
@@ -193,22 +218,22 @@ def test_korean_war_success_with_us_controlled_neighbour():
 
 
 def test_korean_war_failure_still_gives_military_ops():
-    state = position(influence={"south_korea": (2, 1), "japan": (4, 0)})
+    state = pos(influence={"south_korea": (2, 1), "japan": (4, 0)})
     run_event(state, "korean_war", "ussr", "die:4")  # 4 - 1 = 3
     assert influence(state, "south_korea") == (2, 1) and state.vp == 0 and state.milops[USSR] == 2
 
 
 def test_korean_war_counts_every_us_controlled_neighbour():
-    state = position(influence={"south_korea": (1, 0), "japan": (4, 0), "taiwan": (3, 0)})
+    state = pos(influence={"south_korea": (1, 0), "japan": (4, 0), "taiwan": (3, 0)})
     run_event(state, "korean_war", "ussr", "die:5")  # 5 - 2 = 3: lost
     assert influence(state, "south_korea") == (1, 0) and state.vp == 0
-    state = position(influence={"south_korea": (1, 0), "japan": (4, 0), "taiwan": (3, 0)})
+    state = pos(influence={"south_korea": (1, 0), "japan": (4, 0), "taiwan": (3, 0)})
     run_event(state, "korean_war", "ussr", "die:6")  # 6 - 2 = 4: won
     assert influence(state, "south_korea") == (0, 1) and state.vp == -2
 
 
 def test_korean_war_played_from_hand_is_removed():
-    state = position(hands={"ussr": ["korean_war"]}, influence={"south_korea": (1, 0)})
+    state = pos(hands={"ussr": ["korean_war"]}, influence={"south_korea": (1, 0)})
     play(state, "card:korean_war", "use:event", "die:4")
     assert state.vp == -2 and state.removed == (card("korean_war"),)
 
@@ -217,34 +242,34 @@ def test_korean_war_played_from_hand_is_removed():
 
 
 def test_arab_israeli_war_minus_one_for_us_controlled_israel_and_each_neighbour():
-    state = position(influence={"israel": (4, 0), "jordan": (2, 0)})
+    state = pos(influence={"israel": (4, 0), "jordan": (2, 0)})
     run_event(state, "arab_israeli_war", "ussr", "die:5")  # 5 - 2 = 3: lost
     assert influence(state, "israel") == (4, 0) and state.vp == 0 and state.milops[USSR] == 2
-    state = position(influence={"israel": (4, 0), "jordan": (2, 0)})
+    state = pos(influence={"israel": (4, 0), "jordan": (2, 0)})
     run_event(state, "arab_israeli_war", "ussr", "die:6")  # 6 - 2 = 4: won
     assert influence(state, "israel") == (0, 4) and state.vp == -2 and state.milops[USSR] == 2
 
 
 def test_arab_israeli_war_uncontrolled_israel_no_modifier():
-    state = position(influence={"israel": (1, 0), "jordan": (1, 0)})
+    state = pos(influence={"israel": (1, 0), "jordan": (1, 0)})
     run_event(state, "arab_israeli_war", "ussr", "die:4")
     assert influence(state, "israel") == (0, 1) and state.vp == -2
 
 
 def test_arab_israeli_war_is_discarded_not_removed():
-    state = position(hands={"ussr": ["arab_israeli_war"]}, influence={"israel": (1, 0)})
+    state = pos(hands={"ussr": ["arab_israeli_war"]}, influence={"israel": (1, 0)})
     play(state, "card:arab_israeli_war", "use:event", "die:1")
     assert state.discard == (card("arab_israeli_war"),) and state.removed == ()
 
 
 def test_arab_israeli_war_is_no_event_after_camp_david():
-    state = position(hands={"ussr": ["arab_israeli_war"]}, events_played=["camp_david_accords"])
+    state = pos(hands={"ussr": ["arab_israeli_war"]}, events_played=["camp_david_accords"])
     assert not event_playable(state, card("arab_israeli_war"), USSR)
     play(state, "card:arab_israeli_war")
     assert "use:event" not in keys(state)
     # played by the US for operations: the blocked USSR event does not happen
-    state = position(hands={"us": ["arab_israeli_war"]}, phasing="us", events_played=["camp_david_accords"],
-                     influence={"israel": (1, 0)})
+    state = pos(hands={"us": ["arab_israeli_war"]}, phasing="us", events_played=["camp_david_accords"],
+                influence={"israel": (1, 0)})
     play(state, "card:arab_israeli_war", "use:influence:event_first")
     assert step(state) == "influence" and state.milops[USSR] == 0
 
@@ -253,10 +278,10 @@ def test_arab_israeli_war_is_no_event_after_camp_david():
 
 
 def test_comecon_four_different_eastern_european_countries_not_us_controlled():
-    state = position(influence={"poland": (3, 0), "yugoslavia": (4, 1), "hungary": (1, 0)})
+    state = pos(influence={"poland": (3, 0), "yugoslavia": (4, 1), "hungary": (1, 0)})
     run_event(state, "comecon", "ussr")
-    assert keys(state) == countries("finland", "east_germany", "czechoslovakia", "austria", "hungary",
-                                    "romania", "bulgaria")
+    assert keys(state) == country_keys("finland", "east_germany", "czechoslovakia", "austria", "hungary",
+                                       "romania", "bulgaria")
     choose(state, "country:hungary")
     assert "country:hungary" not in keys(state)
     play(state, "country:east_germany", "country:romania", "country:austria")
@@ -271,7 +296,7 @@ def test_comecon_four_different_eastern_european_countries_not_us_controlled():
 
 @pytest.mark.parametrize(("before", "after"), [((3, 0), (1, 2)), ((4, 1), (2, 3)), ((1, 0), (0, 2)), ((0, 0), (0, 2))])
 def test_nasser_adds_two_and_removes_half_the_us_rounded_up(before, after):
-    state = position(influence={"egypt": before})
+    state = pos(influence={"egypt": before})
     run_event(state, "nasser", "ussr")
     assert step(state) == "action_round"
     assert influence(state, "egypt") == after
@@ -283,18 +308,18 @@ PACT = {"poland": (2, 0), "hungary": (1, 1), "czechoslovakia": (3, 0), "romania"
 
 
 def test_warsaw_pact_offers_its_two_options_to_the_ussr():
-    state = position()
+    state = pos()
     run_event(state, "warsaw_pact_formed", "ussr")
     assert GAME.decision(state).role == "ussr"
     assert keys(state) == ["choice:remove_us_influence", "choice:add_ussr_influence"]
 
 
 def test_warsaw_pact_removes_all_us_influence_from_four_countries():
-    state = position(influence=PACT)
+    state = pos(influence=PACT)
     run_event(state, "warsaw_pact_formed", "ussr", "choice:remove_us_influence")
-    assert keys(state) == countries(*PACT)
+    assert keys(state) == country_keys(*PACT)
     play(state, "country:czechoslovakia")
-    assert keys(state) == countries("poland", "hungary", "romania", "bulgaria")  # distinct
+    assert keys(state) == country_keys("poland", "hungary", "romania", "bulgaria")  # distinct
     play(state, "country:hungary", "country:bulgaria", "country:poland")
     assert step(state) == "action_round"
     for name in ("czechoslovakia", "hungary", "bulgaria", "poland"):
@@ -304,7 +329,7 @@ def test_warsaw_pact_removes_all_us_influence_from_four_countries():
 
 
 def test_warsaw_pact_removal_stops_when_no_us_influence_is_left():
-    state = position(influence={"poland": (2, 0)})
+    state = pos(influence={"poland": (2, 0)})
     run_event(state, "warsaw_pact_formed", "ussr", "choice:remove_us_influence")
     assert keys(state) == ["country:poland"]
     choose(state, "country:poland")
@@ -312,10 +337,10 @@ def test_warsaw_pact_removal_stops_when_no_us_influence_is_left():
 
 
 def test_warsaw_pact_adds_five_in_eastern_europe_at_most_two_per_country():
-    state = position(influence={"poland": (2, 0)})
+    state = pos(influence={"poland": (2, 0)})
     run_event(state, "warsaw_pact_formed", "ussr", "choice:add_ussr_influence")
-    assert keys(state) == countries("finland", "east_germany", "poland", "czechoslovakia", "austria", "hungary",
-                                    "yugoslavia", "romania", "bulgaria")
+    assert keys(state) == country_keys("finland", "east_germany", "poland", "czechoslovakia", "austria", "hungary",
+                                       "yugoslavia", "romania", "bulgaria")
     play(state, "country:poland", "country:poland")
     assert "country:poland" not in keys(state)
     play(state, "country:hungary", "country:hungary", "country:romania")
@@ -324,7 +349,7 @@ def test_warsaw_pact_adds_five_in_eastern_europe_at_most_two_per_country():
 
 
 def test_warsaw_pact_played_from_hand_is_removed():
-    state = position(hands={"ussr": ["warsaw_pact_formed"]})
+    state = pos(hands={"ussr": ["warsaw_pact_formed"]})
     play(state, "card:warsaw_pact_formed", "use:event", "choice:add_ussr_influence")
     play(state, *["country:poland"] * 2, *["country:romania"] * 2, "country:bulgaria")
     assert state.removed == (card("warsaw_pact_formed"),)
@@ -334,7 +359,7 @@ def test_warsaw_pact_played_from_hand_is_removed():
 
 
 def test_de_gaulle_removes_two_us_adds_one_ussr_and_ends_nato_protection_of_france():
-    state = position(influence={"france": (5, 0)}, effects=["nato"])
+    state = pos(influence={"france": (5, 0)}, effects=["nato"])
     assert O.protected(state, USSR, country("france"))
     run_event(state, "de_gaulle_leads_france", "ussr")
     assert step(state) == "action_round"
@@ -344,30 +369,36 @@ def test_de_gaulle_removes_two_us_adds_one_ussr_and_ends_nato_protection_of_fran
 
 
 def test_de_gaulle_with_little_us_influence():
-    state = position(influence={"france": (1, 0)})
+    state = pos(influence={"france": (1, 0)})
     run_event(state, "de_gaulle_leads_france", "ussr")
     assert step(state) == "action_round"
     assert influence(state, "france") == (0, 1)
+
+
+def test_captured_nazi_scientist_advances_the_space_race_without_an_attempt():
+    state = at()
+    run_event(state, "captured_nazi_scientist", "ussr")
+    assert state.space[USSR] == 1 and state.space_attempts[USSR] == 0 and state.vp == -2
 
 
 # -- #19 Truman Doctrine -------------------------------------------------------------------------
 
 
 def test_truman_doctrine_clears_ussr_influence_from_one_uncontrolled_european_country():
-    state = position(influence={"italy": (1, 2), "austria": (0, 1), "poland": (0, 3), "greece": (2, 0),
-                                "turkey": (2, 2), "iran": (0, 1)})
+    state = pos(influence={"italy": (1, 2), "austria": (0, 1), "poland": (0, 3), "greece": (2, 0),
+                           "turkey": (2, 2), "iran": (0, 1)})
     run_event(state, "truman_doctrine", "us")
     assert GAME.decision(state).role == "us"
     # not Poland/East Germany (USSR-controlled), not Greece (no USSR), not Iran (not Europe)
-    assert keys(state) == countries("finland", "austria", "italy", "turkey")
+    assert keys(state) == country_keys("finland", "austria", "italy", "turkey")
     choose(state, "country:turkey")
     assert influence(state, "turkey") == (2, 0) and influence(state, "italy") == (1, 2)
     assert step(state) == "action_round"
 
 
 def test_truman_doctrine_with_no_candidate_still_counts_as_played():
-    state = position(hands={"us": ["truman_doctrine"]}, phasing="us", setup_influence=False,
-                     influence={"poland": (0, 3)})
+    state = pos(hands={"us": ["truman_doctrine"]}, phasing="us", setup_influence=False,
+                influence={"poland": (0, 3)})
     play(state, "card:truman_doctrine", "use:event")
     assert influence(state, "poland") == (0, 3)
     assert state.removed == (card("truman_doctrine"),)
@@ -377,7 +408,7 @@ def test_truman_doctrine_with_no_candidate_still_counts_as_played():
 
 
 def test_olympic_games_the_opponent_chooses_participate_ties_reroll_sponsor_wins():
-    state = position(hands={"ussr": ["olympic_games"]})
+    state = pos(hands={"ussr": ["olympic_games"]})
     play(state, "card:olympic_games", "use:event")
     assert GAME.decision(state).role == "us" and keys(state) == ["choice:participate", "choice:boycott"]
     play(state, "choice:participate", "die:3", "die:5")  # 3 + 2 = 5 vs 5: tie, roll again
@@ -388,7 +419,7 @@ def test_olympic_games_the_opponent_chooses_participate_ties_reroll_sponsor_wins
 
 
 def test_olympic_games_participate_the_opponent_can_win():
-    state = position(phasing="us")
+    state = pos(phasing="us")
     run_event(state, "olympic_games", "us")
     assert GAME.decision(state).role == "ussr"
     play(state, "choice:participate", "die:1", "die:4")  # US 3 vs USSR 4
@@ -396,7 +427,7 @@ def test_olympic_games_participate_the_opponent_can_win():
 
 
 def test_olympic_games_boycott_defcon_down_and_four_ops_for_the_sponsor_not_space():
-    state = position(influence={"north_korea": (0, 3)}, effects=["red_scare:ussr:turn"])
+    state = pos(influence={"north_korea": (0, 3)}, effects=["red_scare:ussr:turn"])
     run_event(state, "olympic_games", "ussr", "choice:boycott")
     assert state.defcon == 4 and step(state) == "event_ops" and GAME.decision(state).role == "ussr"
     assert keys(state) == ["use:influence", "use:realign", "use:coup"]
@@ -408,29 +439,43 @@ def test_olympic_games_boycott_defcon_down_and_four_ops_for_the_sponsor_not_spac
 @pytest.mark.parametrize("sponsor", ["ussr", "us"])
 def test_olympic_boycott_at_defcon_two_the_sponsor_loses(sponsor):
     opponent = "us" if sponsor == "ussr" else "ussr"
-    state = position(hands={sponsor: ["olympic_games"]}, phasing=sponsor, defcon=2)
+    state = pos(hands={sponsor: ["olympic_games"]}, phasing=sponsor, defcon=2)
     play(state, "card:olympic_games", "use:event", "choice:boycott")
     assert state.defcon == 1
     assert state.outcome.winner == opponent and state.outcome.termination == "defcon"
+
+
+def test_nato_needs_marshall_plan_or_warsaw_pact_and_then_protects_us_europe():
+    state = at(influence={"west_germany": (5, 1), "france": (4, 1)})
+    assert not event_playable(state, card("nato"), US)
+    state.events_played = frozenset({card("marshall_plan")})
+    assert event_playable(state, card("nato"), US)
+    run_event(state, "nato", "us")
+    assert "nato" in state.effects
+    state.defcon = 5
+    targets = O.coup_targets(state, USSR)
+    assert M.INDEX["west_germany"] not in targets and M.INDEX["france"] not in targets
+    state.add_effect("de_gaulle")
+    assert M.INDEX["france"] in O.coup_targets(state, USSR)
 
 
 # -- #22 Independent Reds ------------------------------------------------------------------------
 
 
 def test_independent_reds_matches_ussr_influence_in_one_country():
-    state = position(influence={"romania": (0, 3), "hungary": (1, 2), "yugoslavia": (2, 2), "czechoslovakia": (0, 1),
-                                "poland": (0, 3)})
+    state = pos(influence={"romania": (0, 3), "hungary": (1, 2), "yugoslavia": (2, 2), "czechoslovakia": (0, 1),
+                           "poland": (0, 3)})
     run_event(state, "independent_reds", "us")
     assert GAME.decision(state).role == "us"
     # Bulgaria (0/0) and Yugoslavia (equal) would gain nothing; Poland is not on the list
-    assert keys(state) == countries("czechoslovakia", "hungary", "romania")
+    assert keys(state) == country_keys("czechoslovakia", "hungary", "romania")
     choose(state, "country:romania")
     assert influence(state, "romania") == (3, 3) and influence(state, "hungary") == (1, 2)
     assert step(state) == "action_round"
 
 
 def test_independent_reds_with_nothing_to_match_is_still_removed():
-    state = position(hands={"us": ["independent_reds"]}, phasing="us", influence={"romania": (2, 2)})
+    state = pos(hands={"us": ["independent_reds"]}, phasing="us", influence={"romania": (2, 2)})
     play(state, "card:independent_reds", "use:event")
     assert influence(state, "romania") == (2, 2) and state.removed == (card("independent_reds"),)
 
@@ -439,7 +484,7 @@ def test_independent_reds_with_nothing_to_match_is_still_removed():
 
 
 def test_starred_opponent_event_fired_by_an_operations_play_is_removed():
-    state = position(hands={"ussr": ["truman_doctrine"]}, influence={"italy": (1, 2)})
+    state = pos(hands={"ussr": ["truman_doctrine"]}, influence={"italy": (1, 2)})
     play(state, "card:truman_doctrine", "use:influence:event_first", "country:italy")
     assert influence(state, "italy") == (1, 0)
     assert step(state) == "influence"

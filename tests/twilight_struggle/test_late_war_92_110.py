@@ -1,16 +1,18 @@
-"""Late War events, part B (events/late_b.py: #92-102): a scenario per card and branch, against
-cards.md §4/§5/§8/§11 and map.md §12."""
+"""Late War events #92-102 and the optional #109, #110 (events/late_war.py): a scenario per card
+and branch, against cards.md §4/§5/§8/§11 and map.md §12 (#82-91 in test_late_war_82_91.py)."""
 
 from __future__ import annotations
 
 import random
 
-from tsposition import step, who, GAME, SIDE, card, influence, keys, play, position, run_event
+from tsposition import (
+    GAME, SIDE, card, country_keys, influence, keys, play, position, run_event, spare_position, step, who,
+)
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import game as G
 from standoff.server.games.twilight_struggle import ops as O
-from standoff.server.games.twilight_struggle.events import EVENTS, event_playable, late_b
+from standoff.server.games.twilight_struggle.events import EVENTS, event_playable, late_war
 from standoff.server.games.twilight_struggle.events.primitives import CHOICES
 
 US, USSR = SIDE["us"], SIDE["ussr"]
@@ -27,24 +29,32 @@ def pos(*, phasing: str = "ussr", hands=None, rounds: int = 2, **kw):
     return position(phasing=phasing, hands=hands, rounds=rounds, **kw)
 
 
+def spare_pos(**kw):
+    """A turn-8 position with several action rounds pending and a spare card on each side (the
+    kit's spare_position)."""
+    return spare_position(turn=kw.pop("turn", 8), **kw)
 
 
 def cards(*names: str) -> tuple[int, ...]:
     return tuple(sorted(card(n) for n in names))
 
 
-def country_keys(*names: str) -> list[str]:
-    return [f"country:{n}" for n in sorted(names, key=lambda n: M.INDEX[n])]
+def headline(state, side: int, name: str) -> None:
+    """Resolve ``name`` as ``side``'s headline (the action rounds of ``state`` follow)."""
+    state.headline = [0, 0]
+    state.headline[side] = card(name)
+    state.stack.append(("headline_resolve", side))
+    state.pending = None
 
 
 def test_events_steps_and_choices_are_wired():
     for n in range(92, 103):
-        assert EVENTS[n].fn.__module__ == late_b.__name__ and EVENTS[n].fn.__doc__
-    for s in late_b.STEPS:
+        assert EVENTS[n].fn.__module__ == late_war.__name__ and EVENTS[n].fn.__doc__
+    for s in late_war.STEPS:
         assert G.STEPS[s.name] is s
     for name in ("chernobyl", "latin_american_debt_crisis", "latin_american_debt_crisis_double",
                  "tear_down_this_wall", "aldrich_ames_remix", "iran_iraq_war"):
-        assert CHOICES[name].__module__ == late_b.__name__
+        assert CHOICES[name].__module__ == late_war.__name__
 
 
 # -- #92 Terrorism -----------------------------------------------------------------------------------
@@ -251,6 +261,19 @@ def test_debt_crisis_double_with_one_or_no_country():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+# -- interactions ----------------------------------------------------------------------------------------
+
+
+def test_debt_crisis_in_a_us_operations_play_the_us_still_chooses():
+    state = pos(phasing="us", hands={"us": ["latin_american_debt_crisis", "chernobyl"]}, setup_influence=False,
+                influence={"brazil": (0, 1)})
+    play(state, "card:latin_american_debt_crisis", "use:influence:event_first")
+    assert step(state) == "latin_american_debt_crisis" and who(state) == "us"
+    play(state, "choice:chernobyl", "country:mexico", "country:mexico")
+    assert state.hands[US] == () and influence(state, "mexico") == (2, 0)
+    assert state.discard == (card("chernobyl"), card("latin_american_debt_crisis"))
+
+
 # -- #96 "Tear Down This Wall" -----------------------------------------------------------------------
 
 
@@ -310,6 +333,14 @@ def test_tear_down_this_wall_no_target_only_neither():
     play(state, "card:tear_down_this_wall", "use:event")
     assert influence(state, "east_germany") == (3, 0)
     assert keys(state) == ["choice:neither"]
+
+
+def test_tear_down_this_wall_battleground_coup_at_defcon_two_loses_for_the_us():
+    state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=2, setup_influence=False,
+                influence={"east_germany": (0, 3)})
+    play(state, "card:tear_down_this_wall", "use:event", "choice:coup", "country:east_germany", "die:1")
+    assert state.defcon == 1
+    assert state.outcome.winner == "ussr" and state.outcome.termination == B.DEFCON_1
 
 
 # -- #97 "An Evil Empire" ----------------------------------------------------------------------------
@@ -446,6 +477,15 @@ def test_wargames_unplayable_at_defcon_three_discarded_not_removed():
     assert state.discard == cards("wargames") and state.removed == ()
 
 
+def test_wargames_headlined_at_defcon_two_ends_the_game():
+    state = pos(hands={"ussr": ["comecon"]}, defcon=2, vp=-7)
+    state.headline = [card("wargames"), 0]
+    state.stack.append(("headline_resolve", USSR))
+    state.pending = None
+    assert GAME.decision(state) is None
+    assert state.vp == -1 and state.outcome.winner == "ussr" and state.outcome.termination == B.WARGAMES
+
+
 # -- #101 Solidarity -------------------------------------------------------------------------------------
 
 
@@ -503,31 +543,46 @@ def test_iran_iraq_war_us_attacks_iraq():
     assert influence(state, "iraq") == (1, 3) and state.vp == 0 and state.milops == [0, 2]
 
 
-# -- interactions ----------------------------------------------------------------------------------------
+# -- #109 Yuri and Samantha -----------------------------------------------------------------------------
 
 
-def test_debt_crisis_in_a_us_operations_play_the_us_still_chooses():
-    state = pos(phasing="us", hands={"us": ["latin_american_debt_crisis", "chernobyl"]}, setup_influence=False,
-                influence={"brazil": (0, 1)})
-    play(state, "card:latin_american_debt_crisis", "use:influence:event_first")
-    assert step(state) == "latin_american_debt_crisis" and who(state) == "us"
-    play(state, "choice:chernobyl", "country:mexico", "country:mexico")
-    assert state.hands[US] == () and influence(state, "mexico") == (2, 0)
-    assert state.discard == (card("chernobyl"), card("latin_american_debt_crisis"))
+def test_yuri_and_samantha_one_vp_per_us_coup_this_turn():
+    state = spare_pos(hands={"ussr": ["yuri_and_samantha", "fidel", "comecon"], "us": ["nato", "containment"]},
+                      influence={"syria": (0, 2)}, rounds=5)
+    play(state, "card:yuri_and_samantha", "use:event")
+    assert "yuri_and_samantha:turn" in state.effects
+    assert state.removed == (card("yuri_and_samantha"),)
+    play(state, "card:containment", "use:coup", "country:syria", "die:1")  # 1 + 3 − 4: fails, still counts
+    assert state.vp == -1 and influence(state, "syria") == (0, 2)
+    play(state, "card:fidel", "use:realign", "done")
+    play(state, "card:nato", "use:coup", "country:syria", "die:6")  # 6 + 4 − 4 = 6
+    assert state.vp == -2
+    assert influence(state, "syria") == (4, 0) and state.defcon == 5  # not a battleground
+    assert state.milops[US] == 5
 
 
-def test_tear_down_this_wall_battleground_coup_at_defcon_two_loses_for_the_us():
-    state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=2, setup_influence=False,
-                influence={"east_germany": (0, 3)})
-    play(state, "card:tear_down_this_wall", "use:event", "choice:coup", "country:east_germany", "die:1")
-    assert state.defcon == 1
-    assert state.outcome.winner == "ussr" and state.outcome.termination == B.DEFCON_1
+def test_yuri_and_samantha_ends_with_the_turn():
+    state = spare_pos(rounds=0, effects=["yuri_and_samantha:turn"], end_turn=10)
+    state.milops = [5, 5]
+    GAME.decision(state)
+    assert "yuri_and_samantha:turn" not in state.effects
 
 
-def test_wargames_headlined_at_defcon_two_ends_the_game():
-    state = pos(hands={"ussr": ["comecon"]}, defcon=2, vp=-7)
-    state.headline = [card("wargames"), 0]
-    state.stack.append(("headline_resolve", USSR))
-    state.pending = None
-    assert GAME.decision(state) is None
-    assert state.vp == -1 and state.outcome.winner == "ussr" and state.outcome.termination == B.WARGAMES
+# -- #110 AWACS Sale to Saudis ------------------------------------------------------------------------
+
+
+def test_awacs_sale_to_saudis_and_muslim_revolution_blocked():
+    state = spare_pos(phasing="us", hands={"us": ["awacs_sale_to_saudis", "nato"], "ussr": ["muslim_revolution", "fidel"]},
+                      influence={"saudi_arabia": (0, 2)})
+    assert event_playable(state, card("muslim_revolution"), USSR)
+    play(state, "card:awacs_sale_to_saudis", "use:event")
+    assert influence(state, "saudi_arabia") == (2, 2)
+    assert state.removed == (card("awacs_sale_to_saudis"),)
+    assert not event_playable(state, card("muslim_revolution"), USSR)
+    assert step(state) == "action_round" and who(state) == "ussr"
+    play(state, "card:muslim_revolution")
+    assert "use:event" not in keys(state)
+    state = spare_pos(events_played=["awacs_sale_to_saudis"], influence={"iran": (2, 0)})
+    headline(state, USSR, "muslim_revolution")
+    assert step(state) == "action_round" and influence(state, "iran") == (2, 0)
+    assert state.discard == (card("muslim_revolution"),) and state.removed == ()
