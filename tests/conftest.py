@@ -1,5 +1,6 @@
-"""Shared pytest configuration. Helper modules: conformance.py (every game), serverkit.py (a
-real referee server). Long soak/fuzz runs honour STANDOFF_LONG=1; CI runs bounded versions."""
+"""Shared pytest configuration. The test kits (a real referee server, conformance checks,
+positions, misbehaving bots...) are in tests/kits/. Long soak/fuzz runs honour STANDOFF_LONG=1;
+CI runs bounded versions."""
 
 import io
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conformance import (
+from kits.conformance import (
     check_every_option_applies,
     check_replays,
     check_views_leak_free,

@@ -6,7 +6,7 @@ seat gets ``MatchEnded``, the traceback is logged at error level, and standings,
 and reports leave the match out (shown apart). A tournament plays its other matches and exits
 non-zero naming the failed ones.
 
-The bug is simulated by tests/faultyengine.py (Schotten Totten raises when red-1 is played in the
+The bug is simulated by tests/kits/faultyengine.py (Schotten Totten raises when red-1 is played in the
 first 30 decisions).
 """
 
@@ -35,11 +35,11 @@ GAME = get_game("schotten-totten")
 
 @pytest.fixture
 def engine_bug():
-    import faultyengine
+    from kits import faultyengine
 
+    faultyengine.install()
     yield faultyengine
     faultyengine.restore()
-    sys.modules.pop("faultyengine", None)
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_standoff_play_reports_an_error_in_one_line(tmp_path, engine_bug):
 
 
 def test_the_referee_ends_an_erroring_match_as_error_and_standings_ignore_it(tmp_path, engine_bug, logs):
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     from standoff.sdk.client import run_in_thread
     from standoff.v1 import referee_pb2 as pb
@@ -181,7 +181,7 @@ def write_config(folder: Path, **extra) -> Path:
 
 def test_a_tournament_with_erroring_matches_finishes_the_rest_and_exits_non_zero(tmp_path):
     path = write_config(tmp_path)
-    env = dict(os.environ, STANDOFF_PLUGINS="faultyengine",
+    env = dict(os.environ, STANDOFF_PLUGINS="kits.faultyengine",
                PYTHONPATH=os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, "-m", "standoff.server.cli", "tournament", str(path)],
                          capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)

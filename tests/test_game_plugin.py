@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import (
+from kits.conformance import (
     check_every_option_applies,
     check_replays,
     check_views_leak_free,
@@ -362,7 +362,7 @@ class Recorder(Bot):
 def test_an_sdk_bot_plays_the_plugin_bot_over_grpc(registry, tmp_path):
     """A real server; the SDK bot connects over gRPC, the plugin's bot runs in a subprocess bot
     runner (third-party code never runs in the referee), both decode the plugin's view."""
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     from standoff.sdk.client import run_in_thread
     from standoff.server.core.record import parse_record, replay

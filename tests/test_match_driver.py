@@ -155,7 +155,7 @@ def test_finish_writes_the_outcome_line_once_and_a_match_never_begun_gets_its_he
 
 
 def test_on_the_server_a_stuck_engine_ends_its_match_as_error_and_the_others_play_on(tmp_path):
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     from standoff.server.plugins import load_registry
 

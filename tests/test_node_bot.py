@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from serverkit import ServerThread
+from kits.server import ServerThread
 
 from standoff.server.core.record import parse_record, replay
 from standoff.server.games import get_game

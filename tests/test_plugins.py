@@ -530,7 +530,7 @@ def test_third_party_bot_plays_on_the_server_in_a_subprocess(registry, installed
     import json
     import os
 
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     assert registry.bot("demo").trusted is False
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(installed), os.environ.get("PYTHONPATH", "")]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-import botkit
+from kits import bots as botkit
 
 from standoff.bots import BUILTIN_BOTS
 from standoff.bots import ismcts as ismcts_module

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from botkit import wire
+from kits.bots import wire
 
 from standoff.bots import BUILTIN_BOTS
 from standoff.sdk.types import MatchInfo

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from botkit import wire
+from kits.bots import wire
 
 from standoff.sdk.simulate import (
     Belief,

@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from botkit import wire
+from kits.bots import wire
 
 from standoff.sdk.simulate import Belief, SimulationError, infer_rules, rollout, sample_state
 from standoff.sdk.simulate_ts import candidate_rules

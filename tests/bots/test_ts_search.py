@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-import botkit
+from kits import bots as botkit
 
 from standoff.bots import BUILTIN_BOTS
 from standoff.bots import ts_search as ts_search_module

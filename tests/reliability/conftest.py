@@ -1,9 +1,9 @@
-"""Fixtures for the reliability tests (helpers: reliakit.py, chaos.py, fuzzwire.py)."""
+"""Fixtures for the reliability tests (helpers: tests/kits/reliability.py, chaos.py, fuzzwire.py)."""
 
 from __future__ import annotations
 
 import pytest
-from serverkit import ServerThread
+from kits.server import ServerThread
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from reliakit import REPO, CapturedLogs, LimitedServer, report
+from kits.reliability import REPO, CapturedLogs, LimitedServer, report
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from reliakit import LONG, ServeProcess, free_port, report
+from kits.reliability import LONG, ServeProcess, free_port, report
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
@@ -311,8 +311,8 @@ def test_workers_die_with_their_coordinator(tmp_path):
         'entrants = ["hanger", "random"]\ngames_per_pairing = 2\nworkers = 1\n'
         "[time_control]\nmax_per_decision_ms = 600000\n"
     )
-    env = {**os.environ, "STANDOFF_PLUGINS": "fakebots",
-           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "tournaments"), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "STANDOFF_PLUGINS": "kits.fakebots",
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "tournament", str(config)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
     try:

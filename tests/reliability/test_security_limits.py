@@ -26,8 +26,8 @@ import time
 
 import grpc
 import pytest
-from reliakit import LONG, LimitedServer, report, wait_until
-from serverkit import RawClient
+from kits.reliability import LONG, LimitedServer, report, wait_until
+from kits.server import RawClient
 
 from standoff.server import cli
 from standoff.server.core.record import parse_record

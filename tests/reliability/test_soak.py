@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from reliakit import LONG, REPO, report
+from kits.reliability import LONG, REPO, report
 
 
 def run_soak(tmp_path, matches: int, seconds: float) -> dict:

@@ -14,7 +14,7 @@ import grpc
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliakit import LONG, LimitedServer, ServeProcess, report
+from kits.reliability import LONG, LimitedServer, ServeProcess, report
 
 import fuzzwire
 from standoff.bots.random_bot import RandomBot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import (
+from kits.st_positions import (
     GAME,
     card,
     check_consistent,

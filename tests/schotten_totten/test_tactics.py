@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from positions import (
+from kits.st_positions import (
     GAME,
     card,
     check_consistent,

@@ -9,8 +9,8 @@ import json
 import random
 
 import pytest
-from conformance import check_replays, check_views_leak_free, fingerprint, random_match
-from positions import check_consistent, choose, keys, position
+from kits.conformance import check_replays, check_views_leak_free, fingerprint, random_match
+from kits.st_positions import check_consistent, choose, keys, position
 
 from standoff.bots.greedy import GreedyBot
 from standoff.bots.random_bot import RandomBot
@@ -481,7 +481,7 @@ def test_play_command_refuses_tactics_on(capsys):
 
 
 def test_three_role_match_on_a_real_server_replays(tmp_path):
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     from standoff.sdk.client import run_in_thread
     from standoff.v1 import referee_pb2 as pb
@@ -530,7 +530,7 @@ def test_three_role_match_on_a_real_server_replays(tmp_path):
 
 def test_a_two_bot_match_of_three_roles_is_refused(tmp_path):
     import grpc
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     server = ServerThread(tmp_path).start()
     try:

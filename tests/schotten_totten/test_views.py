@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from positions import GAME, card, check_consistent, choose, hand, names, position
+from kits.st_positions import GAME, card, check_consistent, choose, hand, names, position
 
 from standoff.server.core.flow import iter_history
 from standoff.server.core.game import CHANCE

@@ -1,9 +1,9 @@
-"""Fixtures for the server tests (helpers live in tests/serverkit.py)."""
+"""Fixtures for the server tests (helpers live in tests/kits/server.py)."""
 
 from __future__ import annotations
 
 import pytest
-from serverkit import ServerThread
+from kits.server import ServerThread
 
 
 

@@ -12,7 +12,7 @@ import time
 
 import grpc
 import pytest
-from serverkit import ServerThread
+from kits.server import ServerThread
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import SessionError, Tls, run

@@ -1,5 +1,5 @@
 """Chance is secret: a bot that tries every channel of the service predicts its opponent's hand
-no better than chance (tests/cheater.py lists the channels).
+no better than chance (tests/kits/cheater.py lists the channels).
 
 Before this was fixed, the server derived a match's seed from its public id and listed it in
 ``ListMatches``: the same cheater reproduced the whole deal of every match (7 of 7 cards).
@@ -11,8 +11,8 @@ import random
 import statistics
 
 import pytest
-from cheater import Cheater, dealt_hands, score
-from serverkit import ServerThread
+from kits.cheater import Cheater, dealt_hands, score
+from kits.server import ServerThread
 
 from standoff.sdk.client import run_in_thread
 from standoff.server.core.chance import ChanceStream

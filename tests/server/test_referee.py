@@ -10,7 +10,7 @@ import time
 
 import grpc
 import pytest
-from serverkit import RawClient, ServerThread
+from kits.server import RawClient, ServerThread
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import SessionError, run, run_in_thread

@@ -16,7 +16,7 @@ import threading
 import time
 
 import grpc
-from serverkit import RawClient, ServerThread
+from kits.server import RawClient, ServerThread
 
 from standoff.server.auth import TokenRegistry
 from standoff.server.verify import verify_folder

@@ -16,7 +16,7 @@ import time
 
 import grpc
 import pytest
-from serverkit import RawClient, ServerThread
+from kits.server import RawClient, ServerThread
 
 from standoff.server.auth import RegistryError, TokenRegistry
 from standoff.server.logs import configure_logging

@@ -5,7 +5,7 @@
 * Paired legs (same seed, seats swapped) that the referee plays start together, and neither leg's
   record nor seed is served before both are over; a run resumed between two legs withholds the
   finished leg from its first call on.
-* A cheating remote entrant (tests/cheater.py: match ids, summaries, records, standings, its own
+* A cheating remote entrant (tests/kits/cheater.py: match ids, summaries, records, standings, its own
   bot seed searched as a match seed and as a master seed) reproduces no deal.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from cheater import Cheater, score
+from kits.cheater import Cheater, score
 
 from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
@@ -113,7 +113,7 @@ def test_the_same_cheater_reproduces_every_deal_when_the_operator_publishes_the_
 
 
 def test_a_finished_leg_is_withheld_while_its_partner_plays(tmp_path):
-    from serverkit import ServerThread
+    from kits.server import ServerThread
 
     server = ServerThread(tmp_path).start()
     try:

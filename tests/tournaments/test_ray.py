@@ -91,7 +91,7 @@ def cluster(tmp_path_factory):
 
     markers = tmp_path_factory.mktemp("exit-markers")
     saved = {key: os.environ.get(key) for key in ("PYTHONPATH", EXIT_ENV)}
-    # HERE: this module (the exiter plugin); HERE.parent: tests/faultyengine.py (an engine bug)
+    # HERE: this module (the exiter plugin); HERE.parent: tests/kits/faultyengine.py (an engine bug)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")]))
     os.environ[EXIT_ENV] = str(markers)
     started = time.perf_counter()
@@ -283,15 +283,15 @@ def test_a_ray_worker_killed_mid_match_is_retried_and_counted_once(tmp_path, clu
 
 @needs_ray
 def test_an_engine_error_in_a_ray_task_is_an_error_result_as_in_local_workers(tmp_path, cluster, monkeypatch):
-    """tests/faultyengine.py makes some matches raise in the engine: on Ray as in local workers
+    """tests/kits/faultyengine.py makes some matches raise in the engine: on Ray as in local workers
     they end as `error` (no result, a record that says why) and the other matches are played."""
-    monkeypatch.setenv("STANDOFF_PLUGINS", "faultyengine")
+    monkeypatch.setenv("STANDOFF_PLUGINS", "kits.faultyengine")
     try:
         common = dict(entrants=["greedy", "random"], games_per_pairing=8)
         ray_run = run(write_config(tmp_path / "ray", "bugs", executor="ray", **common))
         local = run(write_config(tmp_path / "local", "bugs", **common))
     finally:
-        faulty = sys.modules.pop("faultyengine", None)  # the coordinator imported it: undo its patch
+        faulty = sys.modules.pop("kits.faultyengine", None)  # the coordinator imported it: undo its patch
         if faulty is not None:
             faulty.restore()
     assert ray_run.complete and len(ray_run.results) == 8

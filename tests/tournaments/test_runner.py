@@ -38,11 +38,10 @@ def files(run_dir: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def fakebots(monkeypatch):
-    monkeypatch.setenv("STANDOFF_PLUGINS", "fakebots")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
-    monkeypatch.syspath_prepend(str(HERE))
+    monkeypatch.setenv("STANDOFF_PLUGINS", "kits.fakebots")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")]))
     yield
-    sys.modules.pop("fakebots", None)
+    sys.modules.pop("kits.fakebots", None)
 
 
 def test_round_robin_writes_every_output(tmp_path):
@@ -113,7 +112,7 @@ def test_remote_entrant_that_never_connects_is_not_played(tmp_path):
 
 
 def test_remote_entrant_plays_and_a_flooding_one_forfeits(tmp_path):
-    from serverkit import RawClient
+    from kits.server import RawClient
 
     from standoff.bots.random_bot import RandomBot
     from standoff.sdk.client import run_in_thread

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from tsposition import GAME, card, country, position
+from kits.ts_positions import GAME, card, country, position
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M

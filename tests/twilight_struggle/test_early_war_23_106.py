@@ -3,7 +3,7 @@ against cards.md §4 and §8 (#4-22 in test_early_war_4_22.py)."""
 
 from __future__ import annotations
 
-from tsposition import (
+from kits.ts_positions import (
     GAME, SIDE, card, country, country_keys, events_in_order, history, influence, keys, play, position,
     region_keys, run_event, step, who,
 )

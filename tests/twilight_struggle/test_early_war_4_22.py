@@ -4,7 +4,7 @@ cards.md §4/§5/§8 (#23-106 in test_early_war_23_106.py)."""
 from __future__ import annotations
 
 import pytest
-from tsposition import GAME, card, choose, country, country_keys, influence, keys, play, position, run_event, step
+from kits.ts_positions import GAME, card, choose, country, country_keys, influence, keys, play, position, run_event, step
 
 from standoff.server.games.twilight_struggle import game as G
 from standoff.server.games.twilight_struggle import map_data as M

@@ -8,7 +8,7 @@ import pathlib
 import random
 
 import pytest
-from tsposition import GAME
+from kits.ts_positions import GAME
 
 from standoff.server.core.game import CHANCE
 from standoff.server.games.twilight_struggle import card_data as CD

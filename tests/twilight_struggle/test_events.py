@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 
-from tsposition import GAME, keys, position
+from kits.ts_positions import GAME, keys, position
 
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import game as G

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import pathlib
 
-from tsposition import card, country, influence, position
+from kits.ts_positions import card, country, influence, position
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import hooks as H

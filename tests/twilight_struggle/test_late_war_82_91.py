@@ -4,7 +4,7 @@ cards.md §4/§5/§6/§8 (#92-110 in test_late_war_92_110.py)."""
 from __future__ import annotations
 
 import pytest
-from tsposition import spare_position, step, who, GAME, SIDE, card, influence, keys, play, run_event
+from kits.ts_positions import spare_position, step, who, GAME, SIDE, card, influence, keys, play, run_event
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tsposition import (
+from kits.ts_positions import (
     GAME, SIDE, card, country_keys, influence, keys, play, position, run_event, spare_position, step, who,
 )
 

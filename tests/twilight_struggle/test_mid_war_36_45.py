@@ -3,7 +3,7 @@ cards.md §4/§5/§6/§8 (#46-59 in test_mid_war_46_59.py)."""
 
 from __future__ import annotations
 
-from tsposition import GAME, SIDE, card, history, influence, keys, play, position, run_event, spare_position, step, who
+from kits.ts_positions import GAME, SIDE, card, history, influence, keys, play, position, run_event, spare_position, step, who
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import game as G

@@ -3,7 +3,7 @@ cards.md §4/§5/§6/§8 (#36-45 in test_mid_war_36_45.py)."""
 
 from __future__ import annotations
 
-from tsposition import (
+from kits.ts_positions import (
     SIDE, card, country, country_keys, influence, keys, play, position, run_event, spare_position, step, who,
 )
 

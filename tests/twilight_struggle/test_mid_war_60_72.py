@@ -4,7 +4,7 @@ cards.md §4, §8 and §11 (#73-108 in test_mid_war_73_108.py)."""
 from __future__ import annotations
 
 import pytest
-from tsposition import (
+from kits.ts_positions import (
     GAME, SIDE, card, country, history, influence, keys, play, position, region_keys, run_event,
     spare_position, step, who,
 )

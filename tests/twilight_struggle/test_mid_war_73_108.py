@@ -3,7 +3,7 @@ card and branch, against cards.md §4, §8 and §11 (#60-72 in test_mid_war_60_7
 
 from __future__ import annotations
 
-from tsposition import (
+from kits.ts_positions import (
     GAME, SIDE, card, country_keys, history, influence, keys, play, position, region_keys, run_event,
     spare_position, step, who,
 )

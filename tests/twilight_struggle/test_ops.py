@@ -3,7 +3,7 @@ Card's bonus and the space race (map.md §5, §7, §8 are the reference)."""
 
 from __future__ import annotations
 
-from tsposition import GAME, choose, country, influence, keys, play, position
+from kits.ts_positions import GAME, choose, country, influence, keys, play, position
 
 from standoff.server.games.twilight_struggle import map_data as M
 from standoff.server.games.twilight_struggle import ops as O

@@ -3,7 +3,7 @@ is tested with the card."""
 
 from __future__ import annotations
 
-from tsposition import GAME, card, country, keys, position
+from kits.ts_positions import GAME, card, country, keys, position
 
 from standoff.server.games.twilight_struggle.events import primitives as P
 from standoff.server.games.twilight_struggle.state import NOBODY, US, USSR

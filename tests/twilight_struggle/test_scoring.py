@@ -4,7 +4,7 @@ cards.md §4 and map.md §6."""
 from __future__ import annotations
 
 import pytest
-from tsposition import card, play, position, run_event
+from kits.ts_positions import card, play, position, run_event
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M

@@ -3,7 +3,7 @@ is the reference)."""
 
 from __future__ import annotations
 
-from tsposition import GAME, card, choose, events_in_order, keys, play, position
+from kits.ts_positions import GAME, card, choose, events_in_order, keys, play, position
 
 from standoff.server.games.twilight_struggle.state import US, USSR
 from standoff.server.games.twilight_struggle.turn import final_scoring

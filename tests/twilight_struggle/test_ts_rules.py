@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tsposition import GAME, choose, keys
+from kits.ts_positions import GAME, choose, keys
 
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import map_data as M

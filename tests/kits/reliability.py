@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from serverkit import ServerThread
+from kits.server import ServerThread
 
 from standoff.server.rpc import Limits
 from standoff.v1 import referee_pb2 as pb
@@ -58,7 +58,7 @@ def free_port() -> int:
 
 
 class LimitedServer(ServerThread):
-    """:class:`serverkit.ServerThread` with per-token limits (``Limits()``, the defaults, if none)."""
+    """:class:`kits.server.ServerThread` with per-token limits (``Limits()``, the defaults, if none)."""
 
     def __init__(self, data_dir: Path, *, limits: Limits | None = None, **kwargs: Any) -> None:
         super().__init__(data_dir, limits=limits or Limits(), **kwargs)

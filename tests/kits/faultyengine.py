@@ -2,8 +2,8 @@
 
 Importing this module (as a test does, or as a worker process does through ``$STANDOFF_PLUGINS``)
 patches the built-in Schotten Totten engine so that playing the troop ``red-1`` within the first
-:data:`BEFORE` decisions raises: some matches of a tournament hit it, others do not. ``restore()``
-undoes the patch (in-process tests)."""
+:data:`BEFORE` decisions raises: some matches of a tournament hit it, others do not. In-process
+tests call ``install()`` and ``restore()`` around themselves."""
 
 from __future__ import annotations
 
@@ -26,11 +26,15 @@ def _apply(self, state, option):
     return _original(self, state, option)
 
 
-SchottenTotten.apply = _apply
+def install() -> None:
+    SchottenTotten.apply = _apply
 
 
 def restore() -> None:
     SchottenTotten.apply = _original
+
+
+install()  # as a $STANDOFF_PLUGINS module: the bug is in from the import on
 
 
 class Idle(Bot):
