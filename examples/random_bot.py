@@ -11,9 +11,10 @@ answers every decision with the index of one of its options. `view` is the typed
 from __future__ import annotations
 
 import argparse
+import sys
 
 from standoff.sdk import Bot
-from standoff.sdk.client import run
+from standoff.sdk.client import SessionError, run
 
 
 class RandomBot(Bot):
@@ -28,10 +29,19 @@ class RandomBot(Bot):
         return self.rng.randrange(len(decision.options))
 
 
+def report(result):
+    """Each match as it ends (one line per seat)."""
+    print(result.match_id, result.role, result.winner or "draw", result.termination, flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--address", default="127.0.0.1:50051")
     parser.add_argument("--matches", type=int, default=0, help="stop after this many (0 = keep playing)")
     args = parser.parse_args()
-    for result in run(RandomBot(), args.address, matches=args.matches):
-        print(result.match_id, result.winner or "draw", result.termination)
+    try:
+        run(RandomBot(), args.address, matches=args.matches, on_result=report)
+    except SessionError as exc:  # a bad token, an unsupported version...: retrying will not help
+        sys.exit(f"random_bot: the referee refused the session: {exc}")
+    except KeyboardInterrupt:
+        sys.exit(130)

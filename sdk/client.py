@@ -78,22 +78,26 @@ def run(
     reconnect: bool = True,
     max_retries: int = 20,
     on_error=None,
+    on_result=None,
 ) -> list[MatchResult]:
     """Play as ``bot`` on the referee at ``address`` until ``matches`` matches have ended
     (0 = until the server ends the session). ``token`` defaults to ``$STANDOFF_TOKEN``.
 
     Raises :class:`SessionError` when the referee refuses the session for good.
-    ``on_error(error)`` receives every ``Error`` message the referee sends (refused choices...).
+    ``on_error(error)`` receives every ``Error`` message the referee sends (refused choices...);
+    ``on_result(result)`` each :class:`~.types.MatchResult` as its match ends (one per seat: a
+    session may hold several seats of a match, ``result.role`` says which).
     The client runs grpc.aio on a private event loop (lower latency than the threaded sync
     API); ``bot.choose`` is called on that loop's thread.
     """
     token = token or os.environ.get("STANDOFF_TOKEN")
     if not token:
         raise SessionError(grpc.StatusCode.UNAUTHENTICATED, "no token: pass token= or set STANDOFF_TOKEN")
-    return asyncio.run(_run(bot, address, token, matches, tls, reconnect, max_retries, on_error))
+    hooks = (on_error, on_result)
+    return asyncio.run(_run(bot, address, token, matches, tls, reconnect, max_retries, hooks))
 
 
-async def _run(bot, address, token, matches, tls, reconnect, max_retries, on_error) -> list[MatchResult]:
+async def _run(bot, address, token, matches, tls, reconnect, max_retries, hooks) -> list[MatchResult]:
     results: list[MatchResult] = []
     started: set[str] = set()
     book = HistoryBook()
@@ -101,7 +105,7 @@ async def _run(bot, address, token, matches, tls, reconnect, max_retries, on_err
     while True:
         channel = open_channel(address, tls)
         try:
-            done = await _session(bot, channel, token, matches, results, started, book, on_error)
+            done = await _session(bot, channel, token, matches, results, started, book, hooks)
             if done:
                 return results
             retries = 0  # the session ended normally but early: reconnect
@@ -119,8 +123,10 @@ async def _run(bot, address, token, matches, tls, reconnect, max_retries, on_err
             return results
 
 
-async def _session(bot, channel, token, matches, results, started, book, on_error) -> bool:
-    """One ``Play`` stream. Returns True when done (enough matches, or the server closed)."""
+async def _session(bot, channel, token, matches, results, started, book, hooks) -> bool:
+    """One ``Play`` stream. Returns True when done (enough matches, or the server closed). A
+    seat is a match id and a role (one session may hold both seats of a match)."""
+    on_error, on_result = hooks
     call = channel.stream_stream(
         "/standoff.v1.RefereeService/Play",
         request_serializer=pb.PlayRequest.SerializeToString,
@@ -138,7 +144,7 @@ async def _session(bot, channel, token, matches, results, started, book, on_erro
             kind = message.WhichOneof("body")
             if kind == "decision":
                 decision, view = decode_decision(message.decision)
-                book.complete(decision.match_id, view)
+                book.complete(f"{decision.match_id}/{decision.role}", view)
                 begin = time.perf_counter()
                 index = bot.choose(decision, view)
                 think_us = int((time.perf_counter() - begin) * 1e6)
@@ -152,14 +158,16 @@ async def _session(bot, channel, token, matches, results, started, book, on_erro
                 await call.write(choice)
             elif kind == "match_started":
                 info = decode_match_started(message.match_started)
-                if info.match_id not in started:  # a resumed match is not started twice
-                    started.add(info.match_id)
+                if (info.match_id, info.role) not in started:  # a resumed seat is not started twice
+                    started.add((info.match_id, info.role))
                     bot.start(info)
             elif kind == "match_ended":
                 result = decode_match_ended(message.match_ended)
-                book.forget(result.match_id)
+                book.forget(f"{result.match_id}/{result.role}")
                 results.append(result)
                 bot.end(result)
+                if on_result is not None:
+                    on_result(result)
                 if matches and len(results) >= matches:
                     return True
             elif kind == "error" and on_error is not None:

@@ -121,22 +121,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         return run_replay(args)
-    except ReplayError:
-        raise
+    except ReplayError as exc:
+        text = str(exc)
+        where = "" if text.startswith(str(args.record)) else f"{args.record}: "
+        # A key that is no option shows where the record stops making sense, which may be after
+        # an earlier edit that was still legal: a run's digests pin the record down exactly.
+        hint = " (if the record was edited, `standoff verify RUN_DIR` checks it against its run)" \
+            if "is not an option" in text or "differs" in text else ""
+        raise ReplayError(f"{where}{text}{hint}") from None
     except ValueError as exc:  # unreadable record, unknown game or role, bad --from, --as with --omniscient
         raise UsageError(str(exc)) from None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..tournaments.html import ReportError, write_report
+    from ..tournaments.html import ReportError, report_with_problems
 
     if (Path(args.run_dir) / "results.jsonl").is_file():
         _verified(args.run_dir, args)
     try:
-        index = write_report(args.run_dir)
+        index, problems = report_with_problems(args.run_dir)
     except ReportError as exc:
         raise UsageError(str(exc)) from None
     print(index)
+    for problem in problems:  # the report is written; these pages say why they show no board
+        print(f"standoff: warning: {problem}", file=sys.stderr)
+    if problems:
+        print(f"standoff: error: {len(problems)} records could not be shown (see above)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -200,6 +211,9 @@ def cmd_token(args: argparse.Namespace) -> int:
             tokens.revoke(args.name)
             print(f"revoked {args.name}")
         else:
+            if tokens.path is not None and not tokens.path.exists():
+                raise UsageError(f"no token registry at {tokens.path} (`standoff token add NAME` makes one; "
+                                 "--data-dir/--tokens say where)")
             names = tokens.names()
             width = max((len(name) for name in names), default=0)
             for name in names:
@@ -227,6 +241,14 @@ def cmd_match(args: argparse.Namespace) -> int:
         policy = policy_from_name(args.policy)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.seed is not None and not 0 < args.seed < 2**63:
+        raise UsageError(f"--seed {args.seed}: a seed is a whole number from 1 to {2**63 - 1} (leave it out: the server draws a secret one)")
+    for flag, value, top in (("--retries", args.retries, 2**32), ("--bank-ms", args.bank_ms, 2**63),
+                             ("--increment-ms", args.increment_ms, 2**63), ("--max-ms", args.max_ms, 2**63)):
+        if not 0 <= value < top:
+            raise UsageError(f"{flag} {value}: expected a whole number >= 0")
+    if not 0 <= args.connect_timeout < 10**9:
+        raise UsageError(f"--connect-timeout {args.connect_timeout}: expected seconds >= 0")
     request = pb.StartMatchRequest(
         game=args.game, ruleset=args.ruleset or "", options=parse_options(args.option), bots=args.bot,
         seed=args.seed or 0, fault_policy=policy, retries=args.retries, wait=True,
@@ -284,13 +306,15 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
     registry = _registry()
     bot = _make_bot(registry, args.name, "", derive_seed("runner", args.name))
     token = args.token or os.environ.get("STANDOFF_TOKEN")
+
+    def ended(result) -> None:  # each match as it ends, not all at the end
+        who = f"{result.winner} wins" if result.winner else ("draw" if result.rated else "no result")
+        print(f"{result.match_id} ({result.role}): {who} by {result.termination}", flush=True)
+
     try:
-        results = run(bot, args.address, token, matches=args.matches)
+        run(bot, args.address, token, matches=args.matches, on_result=ended)
     except SessionError as exc:
         raise UsageError(f"session refused: {exc}") from None
-    for result in results:
-        who = f"{result.winner} wins" if result.winner else "draw"
-        print(f"{result.match_id}: {who} by {result.termination}")
     return 0
 
 
@@ -418,6 +442,17 @@ def cmd_proto(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="standoff", description="Standoff: a referee for card-game bots.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -425,9 +460,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one match in-process and print its outcome")
     play.add_argument("game", help="a game name, e.g. schotten-totten (`standoff games` lists them all)")
     play.add_argument("--bot", action="append", default=[], metavar="NAME", help="one per role, in role order")
-    play.add_argument("--seed", type=int, default=None, help="match seed (chance and bots derive from it)")
-    play.add_argument("--ruleset", default=None)
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--seed", type=int, default=None,
+                      help="match seed: chance and the bots derive from it (default: a new one, printed, so that "
+                           "--seed plays the same match again)")
+    play.add_argument("--ruleset", default=None, help="the game's ruleset (default: its first; see README)")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a rules option, e.g. tactics=off or end_turn=3 (repeat for more)")
     play.add_argument("--record", default=None, metavar="PATH", help="write the match record (JSONL)")
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.set_defaults(func=cmd_play)
@@ -517,7 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     lad = sub.add_parser("ladder", help="keep playing rounds among the entrants until stopped")
     lad.add_argument("config")
-    lad.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    lad.add_argument("--rounds", type=_positive, default=None, metavar="N",
+                     help="play N more rounds, from where the run stands, then stop (default: until Ctrl-C)")
     lad.add_argument("--fresh", action="store_true")
     lad.add_argument("--no-verify", action="store_true",
                      help="resume without checking the results already there against their records")
@@ -573,6 +612,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `standoff replay x | head`
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: what was written is complete (records are line by line)
+        print("standoff: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a path that is a directory, missing, not writable...
+        print(f"standoff: error: {_os_error(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
+        if os.environ.get("STANDOFF_DEBUG"):
+            raise
+        print(f"standoff: internal error: {type(exc).__name__}: {exc} (set STANDOFF_DEBUG=1 for the "
+              "traceback, and please report it)", file=sys.stderr)
+        return 1
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError as one line: what went wrong, and the path."""
+    what = exc.strerror or str(exc)
+    path = exc.filename if exc.filename is not None else ""
+    return f"{path}: {what}" if path else what
 
 
 if __name__ == "__main__":

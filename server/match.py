@@ -204,10 +204,11 @@ class MatchDriver:
         or ``retry``: the pending decision may still be answered)."""
         count_fault(self.faults, role, kind)
 
-    def fault(self, ask: Ask, kind: str, detail: str, elapsed_ms: float = 0.0) -> str:
+    def fault(self, ask: Ask, kind: str, detail: str, elapsed_ms: float = 0.0, *, counted: bool = True) -> str:
         """What happens after a seat's fault at ``ask``: the one place that decides it.
 
-        Counts the fault and charges the time, then: a timeout at a step whose rules name a
+        Counts the fault (unless ``counted`` is false: a seat still gone after a disconnect
+        already counted) and charges the time, then: a timeout at a step whose rules name a
         default (Schotten Totten's Mud discard: the game's ``fallback_index``) plays that default;
         otherwise the policy: ``random`` plays a random legal option (from the match seed),
         ``retry`` asks again while retries are left (a disconnect is not retried: not back in the
@@ -216,7 +217,8 @@ class MatchDriver:
         """
         role = ask.role
         self._charge(role, elapsed_ms)
-        count_fault(self.faults, role, kind)
+        if counted:
+            count_fault(self.faults, role, kind)
         if kind == TIMEOUT:
             default = capability(self.game, "fallback_index")
             index = default(self.state) if default is not None else None

@@ -61,7 +61,7 @@ def copy_protos(out_dir: str | os.PathLike[str], *, overwrite: bool = False) -> 
         listed = ", ".join(str(p) for p in conflicts)
         raise ProtoCopyError(
             f"refusing to overwrite {listed}: different from the {PACKAGE} files of this version "
-            "(pass overwrite=True, or `standoff proto --overwrite`, to replace them)"
+            "(`standoff proto --overwrite` replaces them; in Python, overwrite=True)"
         )
     try:
         target_dir.mkdir(parents=True, exist_ok=True)

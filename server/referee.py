@@ -544,9 +544,9 @@ class Referee:
                         timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
                 driver.answer(ask, index, elapsed_ms, timing)
                 return
-            _, kind, detail = result
+            _, kind, detail, *counted = result
             seat.faulted(match.id, ask, kind, detail)
-            if driver.fault(ask, kind, detail, elapsed_ms) != RETRIED:
+            if driver.fault(ask, kind, detail, elapsed_ms, counted=counted[0] if counted else True) != RETRIED:
                 seat.asked()
                 return
             ask = driver.retry(ask)

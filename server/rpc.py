@@ -100,9 +100,13 @@ def is_loopback(address: str) -> bool:
 
 
 def _token_from(context: grpc.aio.ServicerContext) -> str | None:
+    """The bearer token of ``authorization: Bearer <token>`` (the scheme is case-insensitive,
+    RFC 7235)."""
     for key, value in context.invocation_metadata() or ():
-        if key == "authorization" and isinstance(value, str) and value.startswith("Bearer "):
-            return value[len("Bearer ") :].strip()
+        if key == "authorization" and isinstance(value, str):
+            scheme, _, token = value.strip().partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
     return None
 
 
@@ -518,6 +522,28 @@ def _bind(server: grpc.aio.Server, address: str, credentials: Any = None) -> int
     return port
 
 
+#: Server reflection, as grpcurl and other tools ask for it: v1 (current) and v1alpha (older
+#: clients). grpcio-reflection implements v1alpha only; v1's messages are the same fields with
+#: the same numbers under another package name, so one servicer answers both.
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def _enable_reflection(server: grpc.aio.Server) -> None:
+    from grpc_reflection.v1alpha import reflection_pb2
+
+    names = (SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1)
+    servicer = reflection.aio.ReflectionServicer(names)
+    method = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    server.add_generic_rpc_handlers([
+        grpc.method_handlers_generic_handler(service, {"ServerReflectionInfo": method})
+        for service in (reflection.SERVICE_NAME, REFLECTION_V1)
+    ])
+
+
 async def start_server(
     address: str,
     *,
@@ -577,7 +603,7 @@ async def start_server(
     server.add_generic_rpc_handlers([_handlers(servicer)])
     health_servicer = health.aio.HealthServicer() if hasattr(health, "aio") else health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    _enable_reflection(server)
     await server.start()
     for name in ("", SERVICE):
         result = health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -99,8 +99,8 @@ class InProcessSeat:
 # -- the referee's seats (trio) ------------------------------------------------------------------
 #
 # The referee asks every seat the same way, ``await seat.ask(match, ask)``, and gets back
-# ``("ok", index, think_ms or None)`` or ``("fault", kind, detail)``; what a fault leads to is the
-# match driver's business (:meth:`standoff.server.match.MatchDriver.fault`).
+# ``("ok", index, think_ms or None)`` or ``("fault", kind, detail[, counted])``; what a fault leads
+# to is the match driver's business (:meth:`standoff.server.match.MatchDriver.fault`).
 
 #: The ``Error`` code a remote seat is sent with each fault.
 _ERROR_CODES = {TIMEOUT: pb.ERROR_CODE_TIMEOUT, ILLEGAL: pb.ERROR_CODE_ILLEGAL_OPTION, STALE: pb.ERROR_CODE_STALE_DECISION}
@@ -233,7 +233,9 @@ class RemoteSeat(Seat):
         while True:
             if self.session is None:
                 if self.disconnected_for_good:
-                    return ("fault", DISCONNECT, "disconnected")
+                    # Counted once, when the grace window ran out: the seat's later decisions are
+                    # substituted (random policy) without another fault until it reconnects.
+                    return ("fault", DISCONNECT, "still disconnected", False)
                 # Wait for a reconnect within the grace window (the clock keeps running).
                 with trio.move_on_after(match.grace_s):
                     await self.connected.wait()

@@ -572,6 +572,7 @@ def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result:
             back = f'<a href="{esc(name)}">\u2190 match {esc(result.match_id)}</a> \u00b7 ' + nav
             seats = result.seats
             if data is None:
+                info.setdefault("errors", []).append(f"game {number}: {error}")
                 _write(folder / game_page, _message_page(game_title, back, _subtitle(config, result), error or ""))
             else:
                 decisions += data["meta"]["decisions"]
@@ -596,6 +597,7 @@ def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result:
         return info, written
     data, error = _game_data(records, result.match_id)
     if data is None:
+        info["errors"] = [error]
         _write(folder / name, _message_page(title, nav, _subtitle(config, result), error or ""))
         return info, written
     info["decisions"] = data["meta"]["decisions"]
@@ -638,6 +640,12 @@ def write_report(run_dir: str | os.PathLike[str]) -> Path:
     """Write the HTML report of the run folder ``run_dir`` into ``run_dir/report/`` and return
     the path of its ``index.html``. Raises :class:`ReportError` (one line) if ``run_dir`` is
     not a readable run folder."""
+    return report_with_problems(run_dir)[0]
+
+
+def report_with_problems(run_dir: str | os.PathLike[str]) -> tuple[Path, list[str]]:
+    """:func:`write_report`, and one line per match whose record could not be shown (missing,
+    or not replaying): those pages say why, and the caller should too."""
     run = Path(run_dir)
     results_path = run / RESULTS_FILE
     if not run.is_dir():
@@ -679,4 +687,5 @@ def write_report(run_dir: str | os.PathLike[str]) -> Path:
             stale.unlink()
     index = out / "index.html"
     _write(index, _index_page(config, results, ratings, elo, info, config.get("name") or run.name))
-    return index
+    problems = [f"{match_id}: {error}" for match_id, data in info.items() for error in data.get("errors", ())]
+    return index, problems

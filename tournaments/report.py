@@ -439,11 +439,20 @@ def elo_text(lines: Iterable[Mapping[str, Any]]) -> str:
     return "".join(json.dumps(line, allow_nan=False, ensure_ascii=False) + "\n" for line in lines)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file next to ``path``, fsync it, then ``os.replace`` it over
     ``path``: readers see the old file or the new one, never half of one."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600); outputs are as readable as results.jsonl and the
+        # records (the usual mode: 0666 less the umask). Only secrets stay private.
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()

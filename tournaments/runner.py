@@ -102,10 +102,10 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bo
             (folder / name).unlink(missing_ok=True)
         for record in (folder / "records").glob("*.jsonl"):
             record.unlink()
-    elif config_path.exists() and not _same_tournament(config_path.read_text(), config):
+    elif config_path.exists() and (differ := _differences(config_path.read_text(), config)):
         raise RunError(
-            f"{folder} holds a run of a different configuration; use another name, or --fresh to "
-            "start it again"
+            f"{folder} holds a run of a different configuration ({'; '.join(differ)}); use another "
+            "name, or --fresh to start it again"
         )
     _atomic_write(config_path, wanted)
     for torn in (folder / "records").glob(".*.tmp"):  # a record being stored when the run was killed
@@ -152,24 +152,28 @@ def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentCon
     return replace(config, master_seed=seed)
 
 
-#: Config keys that only say where matches run: a run may be resumed with other values (every
-#: executor gives the same results), e.g. started on this machine and finished on a Ray cluster.
-EXECUTION_KEYS = ("executor", "ray_address")
+#: Config keys that do not change any result: a run may be resumed with other values. Where
+#: and how fast matches run (every executor gives the same results: start on this machine, finish
+#: on a Ray cluster), where the config file is, where the referee listens, and the Elo log's K
+#: and start (elo.jsonl is recomputed from the results).
+EXECUTION_KEYS = ("source", "executor", "ray_address", "concurrency", "workers", "address", "elo")
 
 
-def _same_tournament(saved: str, config: TournamentConfig) -> bool:
-    """Whether ``saved`` (a run folder's config.json) is the tournament ``config`` describes."""
+def _differences(saved: str, config: TournamentConfig) -> list[str]:
+    """The keys (with old and new value) where ``saved`` (a run folder's config.json) and
+    ``config`` differ in what changes results; ``["config.json"]`` if it is unreadable."""
     try:
         old = json.loads(saved)
     except ValueError:
-        return False
-    new = config.to_json()
+        return ["config.json (unreadable)"]
     if not isinstance(old, dict):
-        return False
-    for key in EXECUTION_KEYS:
-        old.pop(key, None)
-        new.pop(key, None)
-    return old == json.loads(json.dumps(new))
+        return ["config.json (not an object)"]
+    new = json.loads(json.dumps(config.to_json()))
+    return [
+        f"{key}: {json.dumps(old.get(key))} → {json.dumps(new.get(key))}"
+        for key in sorted(set(old) | set(new))
+        if key not in EXECUTION_KEYS and old.get(key) != new.get(key)
+    ]
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -297,13 +301,13 @@ class Progress:
         if self.total:
             eta = (self.total - self.done) / rate if rate > 0 else float("inf")
             label = f"{self.done}/{self.total} matches, ETA {_duration(eta)}"
-        else:
-            label = f"{self.done} matches ({rate * 60:.0f}/min)"
+        else:  # an endless ladder: no bar to fill, the round instead
+            label = f"round {result.round}: {self.done} matches ({rate * 60:.0f}/min)"
         if self.tty:
             width = 30
             filled = int(width * self.done / self.total) if self.total else 0
-            bar = "#" * filled + "." * (width - filled) if self.total else ""
-            self.stream.write(f"\r[{bar}] {label}   ")
+            bar = f"[{'#' * filled + '.' * (width - filled)}] " if self.total else ""
+            self.stream.write(f"\r{bar}{label}   ")
             self.stream.flush()
         elif self.done >= self.next_line or self.done == self.total:
             step = max(1, (self.total or 100) // 10)
@@ -446,14 +450,25 @@ class Executor:
 # -- the run -------------------------------------------------------------------------------------
 
 
-def _specs(config: TournamentConfig, ladder: bool, rounds: int | None) -> Iterator[MatchSpec]:
+def _specs(config: TournamentConfig, ladder: bool, first: int, rounds: int | None) -> Iterator[MatchSpec]:
+    """The matches to play: the schedule, or ladder rounds ``first``, ``first + 1``... (``rounds``
+    of them, or without end)."""
     if not ladder:
         yield from schedule(config)
         return
-    number = 1
-    while rounds is None or number <= rounds:
+    number = first
+    while rounds is None or number < first + rounds:
         yield from ladder_round(config, number)
         number += 1
+
+
+def _first_round(config: TournamentConfig, done: list[Result]) -> int:
+    """The ladder round to go on with: the last one begun, unless every match of it is done."""
+    if not done:
+        return 1
+    last = max(result.round for result in done)
+    done_ids = {result.match_id for result in done}
+    return last + 1 if all(m.match_id in done_ids for m in ladder_round(config, last)) else last
 
 
 @dataclass
@@ -519,17 +534,20 @@ async def run_schedule(
             referee.withhold(group, ids)
     done_ids = {r.match_id for r in done}
     writer = ResultWriter(folder, done, config)
-    endless = (ladder or config.format == "ladder") and rounds is None
-    specs = _specs(config, ladder or config.format == "ladder", rounds)
-    total = None
+    is_ladder = ladder or config.format == "ladder"
+    endless = is_ladder and rounds is None
+    # `--rounds N` plays N rounds from where the run stands (a round begun counts as the first).
+    specs = _specs(config, is_ladder, _first_round(config, done) if is_ladder else 1, rounds)
+    total, already = None, 0
     if not endless:
         finite = list(specs)
         specs = iter(finite)
         total = len(finite)
-    bar = Progress(total, len(done), progress)
+        already = sum(1 for spec in finite if spec.match_id in done_ids)
+    bar = Progress(total, already, progress)
     pool = make_executor(config)
     executor = Executor(config, folder, registry, pool, referee)
-    executor.ladder = endless or ladder or config.format == "ladder"
+    executor.ladder = is_ladder
     complete = False
     try:
         if _plays_locally(config, registry):
@@ -569,16 +587,18 @@ async def run_schedule(
             async for result in results_receive:
                 # Everything now writable in canonical order goes out in one durable batch (a
                 # second result for a match id already written or waiting is dropped).
-                batch_elo, heads = [], []
+                batch_elo, heads, new_round = [], [], []
                 for head in order.add(result):
-                    if on_round is not None and last_round is not None and head.round != last_round:
-                        on_round(list(writer.results))
+                    new_round.append(last_round is not None and head.round != last_round)
                     last_round = head.round
                     batch_elo.append(writer.take(head))
                     heads.append(head)
                 if heads:
                     await trio.to_thread.run_sync(writer.write, heads, "".join(batch_elo))
-                    for head in heads:
+                    first = len(writer.results) - len(heads)
+                    for i, head in enumerate(heads):
+                        if new_round[i] and on_round is not None:  # a round ended: its summary,
+                            on_round(writer.results[: first + i])  # after its matches' lines
                         bar.update(head)
 
         async with trio.open_nursery() as nursery:
@@ -593,6 +613,8 @@ async def run_schedule(
                         order.expect(leg.match_id)
                     nursery.start_soon(play, legs, results_send.clone())
         complete = True
+        if on_round is not None and is_ladder and writer.results:
+            on_round(list(writer.results))  # the last round's summary
     finally:
         bar.close()
         writer.close()

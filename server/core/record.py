@@ -119,6 +119,7 @@ def parse_record(lines: Iterable[str]) -> Record:
                     f"line {number}: unsupported record format {obj.get('format')!r}"
                     f" (expected {RECORD_FORMAT!r})"
                 )
+            _check_header(obj, number)
             header = obj
             record = Record(header)
         elif kind == "decision":
@@ -136,6 +137,22 @@ def parse_record(lines: Iterable[str]) -> Record:
     if record is None:
         raise ReplayError("empty record: no header line")
     return record
+
+
+#: Header fields a replay reads, with their JSON types.
+_HEADER_FIELDS = (("game", str, "a string"), ("ruleset", (str, type(None)), "a string"),
+                  ("options", (dict, type(None)), "an object"), ("roles", (dict, type(None)), "an object"))
+
+
+def _check_header(header: dict[str, Any], number: int) -> None:
+    """Fields of the wrong JSON type (a missing one is reported where it is needed)."""
+    for name, kinds, what in _HEADER_FIELDS:
+        if name in header and not isinstance(header[name], kinds):
+            raise ReplayError(f"line {number}: the header's {name!r} must be {what}, got {header.get(name)!r}")
+    for field in ("options", "roles"):
+        for key, value in (header.get(field) or {}).items():
+            if not isinstance(value, str):
+                raise ReplayError(f"line {number}: the header's {field}[{key!r}] must be a string, got {value!r}")
 
 
 class ReplayStep(NamedTuple):
