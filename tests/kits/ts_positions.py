@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
+import json
+import os
+import pathlib
+import sys
 from collections.abc import Iterable
 
 from standoff.server.core.flow import iter_history
@@ -145,3 +152,163 @@ def history(state: TSState, role: str, step_name: str) -> list[str]:
 def events_in_order(state: TSState) -> list[str]:
     """The ``card:<id>`` keys of the events carried out so far, in order."""
     return [e.key for e in iter_history(state.history) if e.step == "event"]
+
+
+# -- proving a card's event: @proves (scripts/card_audit.py) -------------------------------------
+
+
+class EventWatch:
+    """A context manager that watches the engine carry out card events, without changing what it
+    does. ``resolved[n]`` counts the events of card ``n`` that were *resolved*: the event's
+    function ran (through the registry, as the engine's ``event`` step calls it) **and** every
+    frame it pushed was then popped again (its choices made, its rolls rolled, its scoring
+    scored), or the match ended on the way. ``started[n]`` counts those that merely began.
+
+    It wraps the EVENTS entries of the watched cards (all cards when ``cards`` is None), puts
+    observing proxies in front of the game's steps (to notice the moment the stack falls back
+    below the event's frames) and follows copies of a state whose event is still open. Everything
+    is restored on exit; watches nest."""
+
+    def __init__(self, cards: Iterable[int] | None = None, *, code=None) -> None:
+        from collections import Counter
+
+        self.cards = None if cards is None else frozenset(cards)
+        self.started: Counter[int] = Counter()
+        self.resolved: Counter[int] = Counter()
+        #: the line of the function whose code is ``code`` (the test) running when each card's
+        #: event was first resolved (None if that function was not on the call stack)
+        self.lines: dict[int, int | None] = {}
+        self._code = code
+        self._open: list[list] = []  # [card, state, depth]: resolved once len(stack) <= depth
+
+    def __enter__(self) -> EventWatch:
+        from standoff.server.games.twilight_struggle.events import EVENTS
+
+        self._events = EVENTS
+        self._saved_events = {n: spec for n, spec in EVENTS.items() if self.cards is None or n in self.cards}
+        for n, spec in self._saved_events.items():
+            EVENTS[n] = dataclasses.replace(spec, fn=self._observe_event(n, spec.fn))
+        self._saved_steps = TwilightStruggle.steps
+        TwilightStruggle.steps = {name: _ObservedStep(s, self) for name, s in self._saved_steps.items()}
+        self._saved_copy = TSState.copy
+        saved_copy, watch = self._saved_copy, self
+
+        def copy(state: TSState) -> TSState:
+            new = saved_copy(state)
+            watch._inherit(state, new)
+            return new
+
+        TSState.copy = copy
+        return self
+
+    def __exit__(self, *exc) -> None:
+        TSState.copy = self._saved_copy
+        TwilightStruggle.steps = self._saved_steps
+        self._events.update(self._saved_events)
+
+    def _observe_event(self, number: int, fn):
+        watch = self
+
+        @functools.wraps(fn)
+        def observed(state: TSState, actor: int) -> None:
+            before = list(state.stack)  # kept alive so that the ids below stay unique
+            ids = {id(f) for f in before}
+            fn(state, actor)
+            # The event's own frames are those above the topmost frame that was already there.
+            depth = 0
+            for i in range(len(state.stack) - 1, -1, -1):
+                if id(state.stack[i]) in ids:
+                    depth = i + 1
+                    break
+            del before
+            watch.started[number] += 1
+            watch._open.append([number, state, depth])
+            watch._settle(state)
+
+        return observed
+
+    def _settle(self, state: TSState) -> None:
+        still = []
+        for entry in self._open:
+            number, watched, depth = entry
+            if watched is state and (state.outcome is not None or len(state.stack) <= depth):
+                self.resolved[number] += 1
+                self.lines.setdefault(number, self._line())
+            else:
+                still.append(entry)
+        self._open = still
+
+    def _line(self) -> int | None:
+        frame = sys._getframe(1)
+        while frame is not None and self._code is not None:
+            if frame.f_code is self._code:
+                return frame.f_lineno
+            frame = frame.f_back
+        return None
+
+    def _inherit(self, state: TSState, new: TSState) -> None:
+        self._open.extend([n, new, d] for n, s, d in list(self._open) if s is state)
+
+
+class _ObservedStep:
+    """A step of the game, observed: after each run/choose the watch checks whether an event's
+    frames are gone."""
+
+    def __init__(self, step, watch: EventWatch) -> None:
+        self.step, self.watch = step, watch
+        self.name, self.hidden = step.name, step.hidden
+
+    def run(self, game, state, frame):
+        decision = self.step.run(game, state, frame)
+        if self.watch._open:
+            self.watch._settle(state)
+        return decision
+
+    def choose(self, game, state, frame, option):
+        self.step.choose(game, state, frame, option)
+        if self.watch._open:
+            self.watch._settle(state)
+
+    def visibility(self, state, frame, decision, option):
+        return self.step.visibility(state, frame, decision, option)
+
+
+#: Environment variable: a file to which each passing @proves test appends one JSON line
+#: ``{"test": "<module>::<function>", "cards": [...], "lines": {card: line}}``, ``lines`` giving the
+#: line of the test at which each event was first resolved (scripts/card_audit.py sets it).
+PROOF_LOG = "STANDOFF_PROOF_LOG"
+
+
+def proves(*cards: int | str):
+    """Mark a test as *proving* the events of ``cards`` (numbers or ids): the test must resolve
+    each card's event through the engine (see :class:`EventWatch`) or it fails. Its body must
+    also assert on an effect of the event once resolved: scripts/card_audit.py checks that part
+    on the test's text, against the line at which the event was resolved (logged here when
+    ``STANDOFF_PROOF_LOG`` is set). The card audit counts a card only through the passing tests
+    marked this way."""
+    numbers = tuple(c if isinstance(c, int) else card(c) for c in cards)
+    if not numbers or any(n not in CD.CARD_BY_NUMBER for n in numbers):
+        raise ValueError(f"proves({cards!r}): card numbers or ids expected")
+
+    def decorate(test):
+        @functools.wraps(test)
+        def proving(*args, **kwargs):
+            with EventWatch(numbers, code=test.__code__) as watch:
+                result = test(*args, **kwargs)
+            for n in numbers:
+                name = CD.CARD_BY_NUMBER[n].name
+                assert watch.started[n], f"@proves({n}): the event of #{n} {name} was never carried out"
+                assert watch.resolved[n], f"@proves({n}): the event of #{n} {name} began but was not resolved"
+            log = os.environ.get(PROOF_LOG)
+            if log:
+                where = pathlib.Path(inspect.getsourcefile(test)).stem
+                with open(log, "a", encoding="utf-8") as out:
+                    entry = {"test": f"{where}::{test.__name__}", "cards": list(numbers),
+                             "lines": {str(n): watch.lines.get(n) for n in numbers}}
+                    out.write(json.dumps(entry) + "\n")
+            return result
+
+        proving.__proves__ = numbers
+        return proving
+
+    return decorate

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kits.ts_positions import (
     GAME, SIDE, card, country, country_keys, events_in_order, history, influence, keys, play, position,
-    region_keys, run_event, step, who,
+    proves, region_keys, run_event, step, who,
 )
 
 from standoff.server.games.twilight_struggle import board as B
@@ -42,6 +42,7 @@ def test_early_war_and_primitive_steps_are_part_of_the_game():
 # -- #23 Marshall Plan --------------------------------------------------------------------------
 
 
+@proves("marshall_plan")
 def test_marshall_plan_seven_different_western_countries_not_ussr_controlled():
     state = pos(phasing="us", hands={"us": ["marshall_plan", "nato"]},
                 influence={"italy": (0, 3), "greece": (0, 1)})
@@ -64,6 +65,7 @@ def test_marshall_plan_seven_different_western_countries_not_ussr_controlled():
     assert event_playable(state, card("nato"), US)  # NATO's prerequisite met
 
 
+@proves("marshall_plan")
 def test_marshall_plan_fewer_than_seven_eligible_countries():
     ussr_held = {c: (0, 5) for c in ("canada", "uk", "norway", "sweden", "finland", "denmark", "benelux",
                                      "france", "west_germany", "austria")}
@@ -78,6 +80,7 @@ def test_marshall_plan_fewer_than_seven_eligible_countries():
 # -- #24 Indo-Pakistani War ---------------------------------------------------------------------
 
 
+@proves("indo_pakistani_war")
 def test_indo_pakistani_war_ussr_attacks_pakistan_and_wins():
     # US controls Iran and India: modifier 2; 6 - 2 = 4 wins.
     state = pos(influence={"iran": (2, 0), "india": (3, 0), "pakistan": (2, 1)})
@@ -94,6 +97,7 @@ def test_indo_pakistani_war_ussr_attacks_pakistan_and_wins():
     assert step(state) == "action_round"
 
 
+@proves("indo_pakistani_war")
 def test_indo_pakistani_war_ussr_attacks_pakistan_and_loses():
     state = pos(influence={"iran": (2, 0), "india": (3, 0), "pakistan": (2, 1)})
     run_event(state, "indo_pakistani_war", "ussr", "choice:pakistan", "die:5")  # 5 - 2 = 3
@@ -103,6 +107,7 @@ def test_indo_pakistani_war_ussr_attacks_pakistan_and_loses():
     assert state.milops == [2, 0]
 
 
+@proves("indo_pakistani_war")
 def test_indo_pakistani_war_us_attacks_india_from_hand():
     # USSR controls Pakistan and Burma (India's two neighbours): modifier 2.
     state = pos(phasing="us", hands={"us": ["indo_pakistani_war", "nato"]},
@@ -117,6 +122,7 @@ def test_indo_pakistani_war_us_attacks_india_from_hand():
     assert step(state) == "action_round"
 
 
+@proves("indo_pakistani_war")
 def test_indo_pakistani_war_without_enemy_neighbours_and_empty_target():
     state = pos(phasing="us")
     run_event(state, "indo_pakistani_war", "us", "choice:india", "die:4")  # modifier 0: 4 wins
@@ -127,6 +133,7 @@ def test_indo_pakistani_war_without_enemy_neighbours_and_empty_target():
     assert state.vp == 0 and state.milops[US] == 2
 
 
+@proves("containment")
 def test_containment_adds_one_op_to_us_cards_but_never_above_four():
     state = at()
     run_event(state, "containment", "us")
@@ -138,6 +145,7 @@ def test_containment_adds_one_op_to_us_cards_but_never_above_four():
 # -- #26 CIA Created ----------------------------------------------------------------------------
 
 
+@proves("cia_created")
 def test_cia_created_reveals_ussr_hand_to_us_only_then_one_op():
     # Red Scare against the US: the granted 1 Op is a fixed grant, not reduced (and not below 1 anyway).
     state = pos(phasing="us", hands={"us": ["cia_created", "nato"], "ussr": ["fidel", "nasser"]},
@@ -155,6 +163,7 @@ def test_cia_created_reveals_ussr_hand_to_us_only_then_one_op():
     assert state.removed == (card("cia_created"),)
 
 
+@proves("cia_created")
 def test_cia_created_triggered_by_ussr_ops_play():
     state = pos(hands={"ussr": ["cia_created", "fidel"], "us": ["nato"]})
     play(state, "card:cia_created", "use:influence:event_first")
@@ -168,6 +177,7 @@ def test_cia_created_triggered_by_ussr_ops_play():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("cia_created")
 def test_cia_created_fired_by_an_ops_play_is_removed():
     state = pos(hands={"ussr": ["cia_created", "fidel"], "us": ["nato"]})
     play(state, "card:cia_created", "use:influence:event_first", "use:influence", "country:japan",
@@ -175,6 +185,7 @@ def test_cia_created_fired_by_an_ops_play_is_removed():
     assert state.removed == (card("cia_created"),) and state.discard == ()  # a starred event took place
 
 
+@proves("us_japan_mutual_defense_pact")
 def test_us_japan_pact_controls_japan_and_bars_ussr_coups_there():
     state = at(influence={"japan": (1, 2)})
     run_event(state, "us_japan_mutual_defense_pact", "us")
@@ -185,6 +196,7 @@ def test_us_japan_pact_controls_japan_and_bars_ussr_coups_there():
 # -- #28 Suez Crisis ----------------------------------------------------------------------------
 
 
+@proves("suez_crisis")
 def test_suez_crisis_four_in_total_at_most_two_each():
     state = pos(influence={"france": (2, 0), "uk": (5, 0), "israel": (1, 0)})
     run_event(state, "suez_crisis", "ussr")
@@ -201,6 +213,7 @@ def test_suez_crisis_four_in_total_at_most_two_each():
     assert influence(state, "israel") == (0, 0)
 
 
+@proves("suez_crisis")
 def test_suez_crisis_less_us_influence_than_four():
     state = pos(influence={"france": (0, 0), "uk": (5, 0), "israel": (0, 0)})
     run_event(state, "suez_crisis", "ussr", "country:uk", "country:uk")
@@ -214,6 +227,7 @@ def test_suez_crisis_less_us_influence_than_four():
 EAST = {"east_germany": (0, 3), "poland": (0, 2), "hungary": (0, 1), "finland": (0, 1)}
 
 
+@proves("east_european_unrest")
 def test_east_european_unrest_one_from_three_different_countries():
     state = pos(phasing="us", influence=EAST)
     run_event(state, "east_european_unrest", "us")
@@ -227,6 +241,7 @@ def test_east_european_unrest_one_from_three_different_countries():
         (0, 2), (0, 1), (0, 0), (0, 1)]
 
 
+@proves("east_european_unrest")
 def test_east_european_unrest_two_each_in_the_late_war():
     state = pos(phasing="us", turn=8, influence=EAST)
     run_event(state, "east_european_unrest", "us")
@@ -244,6 +259,7 @@ def test_east_european_unrest_two_each_in_the_late_war():
 # -- #30 Decolonization -------------------------------------------------------------------------
 
 
+@proves("decolonization")
 def test_decolonization_four_different_countries_in_africa_or_southeast_asia():
     state = pos()
     run_event(state, "decolonization", "ussr")
@@ -257,6 +273,7 @@ def test_decolonization_four_different_countries_in_africa_or_southeast_asia():
         assert influence(state, name) == (0, 1)
 
 
+@proves("red_scare_purge")
 def test_red_scare_purge_takes_one_op_from_the_opponent_not_below_one():
     state = at()
     run_event(state, "red_scare_purge", "ussr")
@@ -278,6 +295,7 @@ def test_un_intervention_not_playable_without_an_opponent_card():
     assert not event_playable(state, card("un_intervention"), US)
 
 
+@proves("un_intervention")
 def test_un_intervention_cancels_a_starred_card_and_uses_its_ops():
     state = pos(phasing="us", hands={"us": ["un_intervention", "fidel", "nasser", "nato"]})
     play(state, "card:un_intervention")
@@ -302,6 +320,7 @@ def test_un_intervention_cancels_a_starred_card_and_uses_its_ops():
     assert state.hands[US] == tuple(sorted((card("nasser"), card("nato"))))
 
 
+@proves("un_intervention")
 def test_un_intervention_ops_with_containment():
     state = pos(phasing="us", hands={"us": ["un_intervention", "fidel", "nato"]}, effects=["containment:turn"])
     play(state, "card:un_intervention", "use:event", "choice:fidel", "choice:influence")
@@ -310,6 +329,7 @@ def test_un_intervention_ops_with_containment():
     assert influence(state, "israel") == (4, 0)
 
 
+@proves("un_intervention")
 def test_un_intervention_ops_under_red_scare():
     state = pos(phasing="us", hands={"us": ["un_intervention", "fidel", "nato"]}, effects=["red_scare:us:turn"])
     play(state, "card:un_intervention", "use:event", "choice:fidel", "choice:influence")
@@ -318,6 +338,7 @@ def test_un_intervention_ops_under_red_scare():
     assert influence(state, "israel") == (2, 0)
 
 
+@proves("un_intervention")
 def test_un_intervention_ussr_coup_with_a_us_card():
     state = pos(hands={"ussr": ["un_intervention", "marshall_plan", "fidel"]})
     play(state, "card:un_intervention", "use:event")
@@ -335,6 +356,7 @@ def test_un_intervention_ussr_coup_with_a_us_card():
 # -- #33 De-Stalinization -----------------------------------------------------------------------
 
 
+@proves("de_stalinization")
 def test_de_stalinization_moves_three_influence():
     state = pos(hands={"ussr": ["de_stalinization", "fidel"]},
                 influence={"east_germany": (0, 3), "finland": (0, 1)})
@@ -359,6 +381,7 @@ def test_de_stalinization_moves_three_influence():
     assert state.removed == (card("de_stalinization"),)
 
 
+@proves("de_stalinization")
 def test_de_stalinization_four_at_most_and_none_at_all():
     state = pos()
     run_event(state, "de_stalinization", "ussr", "country:north_korea", "country:north_korea",
@@ -375,12 +398,14 @@ def test_de_stalinization_four_at_most_and_none_at_all():
     assert sum(state.inf[USSR]) == 9
 
 
+@proves("nuclear_test_ban")
 def test_nuclear_test_ban_gives_defcon_minus_two_then_improves_defcon():
     state = at(defcon=4)
     run_event(state, "nuclear_test_ban", "us")
     assert state.vp == 2 and state.defcon == 5
 
 
+@proves("formosan_resolution")
 def test_formosan_resolution_lasts_until_the_us_plays_the_china_card():
     state = at()
     run_event(state, "formosan_resolution", "us")
@@ -401,6 +426,7 @@ def test_formosan_resolution_makes_taiwan_a_battleground_for_asia_scoring_only()
     assert B.score_region(state, M.ASIA)[0] == plain + 1
 
 
+@proves("defectors")
 def test_defectors_played_by_the_ussr_for_operations_gives_the_us_a_vp():
     state = position(hands={"ussr": ["defectors"], "us": ["containment"]}, rounds=2)
     play(state, "card:defectors", "use:influence:event_first")
@@ -410,6 +436,7 @@ def test_defectors_played_by_the_ussr_for_operations_gives_the_us_a_vp():
     assert state.vp in (0, -2)  # only the space race's own VP, if the roll succeeded
 
 
+@proves("defectors")
 def test_defectors_headlined_by_the_us_cancels_the_ussr_headline():
     state = position(hands={"ussr": ["asia_scoring"], "us": ["defectors"]})
     state.stack = [("end_turn",), ("action_round", 1, USSR), ("headline",)]
@@ -421,6 +448,7 @@ def test_defectors_headlined_by_the_us_cancels_the_ussr_headline():
 # -- #104 The Cambridge Five --------------------------------------------------------------------
 
 
+@proves("the_cambridge_five")
 def test_cambridge_five_reveals_scoring_cards_to_the_ussr():
     state = pos(hands={"ussr": ["the_cambridge_five", "fidel"], "us": ["asia_scoring", "europe_scoring", "nato"]})
     play(state, "card:the_cambridge_five", "use:event")
@@ -434,6 +462,7 @@ def test_cambridge_five_reveals_scoring_cards_to_the_ussr():
     assert state.discard == (card("the_cambridge_five"),)
 
 
+@proves("the_cambridge_five")
 def test_cambridge_five_southeast_asia_only_and_may_decline():
     state = pos(turn=5, hands={"us": ["southeast_asia_scoring", "nato"]})
     run_event(state, "the_cambridge_five", "ussr")
@@ -443,6 +472,7 @@ def test_cambridge_five_southeast_asia_only_and_may_decline():
     assert sum(state.inf[USSR]) == 9
 
 
+@proves("the_cambridge_five")
 def test_cambridge_five_without_scoring_cards():
     state = pos(hands={"ussr": ["the_cambridge_five", "fidel"], "us": ["nato", "containment"]})
     play(state, "card:the_cambridge_five", "use:event")
@@ -465,6 +495,7 @@ def test_cambridge_five_not_an_event_in_the_late_war():
 # -- #105 Special Relationship ------------------------------------------------------------------
 
 
+@proves("special_relationship")
 def test_special_relationship_without_nato_one_influence_next_to_the_uk():
     state = pos(phasing="us", hands={"us": ["special_relationship", "nato"]})
     play(state, "card:special_relationship", "use:event")
@@ -477,6 +508,7 @@ def test_special_relationship_without_nato_one_influence_next_to_the_uk():
     assert state.discard == (card("special_relationship"),)
 
 
+@proves("special_relationship")
 def test_special_relationship_with_nato_two_influence_in_one_western_country_and_2_vp():
     state = pos(phasing="us", effects=["nato"], vp=3)
     run_event(state, "special_relationship", "us")
@@ -488,6 +520,7 @@ def test_special_relationship_with_nato_two_influence_in_one_western_country_and
     assert state.vp == 5
 
 
+@proves("special_relationship")
 def test_special_relationship_without_uk_control_does_nothing():
     state = pos(phasing="us", hands={"us": ["special_relationship", "nato"]}, effects=["nato"],
                 influence={"uk": (5, 1)})
@@ -503,6 +536,7 @@ def test_special_relationship_without_uk_control_does_nothing():
 # -- #106 NORAD ---------------------------------------------------------------------------------
 
 
+@proves("norad")
 def test_norad_lasting_effect():
     state = pos(phasing="us", hands={"us": ["norad", "nato"]})
     play(state, "card:norad", "use:event")
@@ -555,3 +589,77 @@ def test_norad_not_when_defcon_stays():
     assert state.defcon == 2
     assert influence(state, "honduras") == (0, 3)  # 6 + 2 - 4 = 4: 1 removed, 3 added
     assert step(state) == "action_round"
+
+
+# -- more proofs (the card audit: a test resolves the event and asserts on its effect) ------------
+
+
+@proves("containment")
+def test_containment_event_then_a_one_op_us_card_places_two_influence():
+    state = pos(phasing="us", hands={"us": ["containment", "truman_doctrine", "nato"]}, rounds=3)
+    play(state, "card:containment", "use:event")
+    assert state.removed == (card("containment"),)
+    play(state, "card:comecon", "use:space", "die:6")  # the USSR round in between
+    play(state, "card:truman_doctrine", "use:influence", "country:japan")
+    assert step(state) == "influence"  # 1 + 1 = 2 Ops: a second marker to place
+    play(state, "country:japan")
+    assert influence(state, "japan") == (3, 0)
+    assert step(state) == "action_round"
+
+
+@proves("red_scare_purge")
+def test_red_scare_purge_event_then_a_four_op_us_card_places_three_influence():
+    state = pos(hands={"ussr": ["red_scare_purge", "comecon"], "us": ["nato", "truman_doctrine"]}, rounds=2)
+    play(state, "card:red_scare_purge", "use:event")
+    assert state.discard == (card("red_scare_purge"),)  # not starred
+    play(state, "card:nato", "use:influence", "country:japan", "country:japan", "country:japan")
+    assert influence(state, "japan") == (4, 0)  # 4 - 1 = 3 Ops
+    assert step(state) == "action_round" and who(state) == "us"  # pos()'s extra US round
+
+
+@proves("nuclear_test_ban")
+def test_nuclear_test_ban_vp_are_defcon_minus_two_for_the_player():
+    state = at(defcon=3)
+    run_event(state, "nuclear_test_ban", "ussr")
+    assert state.vp == -(3 - 2) and state.defcon == 5
+    state = at(defcon=2, vp=4)
+    run_event(state, "nuclear_test_ban", "us")
+    assert state.vp == 4 + (2 - 2) and state.defcon == 4
+
+
+@proves("us_japan_mutual_defense_pact")
+def test_us_japan_pact_from_hand_bars_ussr_realignment_in_japan_too():
+    state = pos(phasing="us", hands={"us": ["us_japan_mutual_defense_pact", "nato"]}, influence={"japan": (0, 1)})
+    play(state, "card:us_japan_mutual_defense_pact", "use:event")
+    assert influence(state, "japan") == (5, 1)  # 1 + 4 >= stability 4: control
+    assert M.INDEX["japan"] not in O.realign_targets(state, USSR)
+    assert M.INDEX["japan"] not in O.coup_targets(state, USSR)
+    assert state.removed == (card("us_japan_mutual_defense_pact"),)
+
+
+@proves("norad")
+def test_norad_event_then_defcon_two_in_a_ussr_round_gives_the_us_one_influence():
+    state = pos(phasing="us", hands={"us": ["norad", "nato"], "ussr": ["decolonization", "fidel"]}, defcon=3,
+                influence={"canada": (4, 0)})
+    play(state, "card:norad", "use:event")
+    assert step(state) == "action_round" and who(state) == "ussr"
+    play(state, "card:decolonization", "use:coup", "country:iran", "die:6")  # battleground: DEFCON 3 -> 2
+    assert state.defcon == 2
+    assert step(state) == "event_place" and who(state) == "us"
+    play(state, "country:uk")
+    assert influence(state, "uk") == (6, 0)
+
+
+@proves("defectors")
+def test_defectors_headlined_by_the_ussr_or_played_as_a_us_event_does_nothing():
+    state = position(hands={"ussr": ["comecon"], "us": ["truman_doctrine"]}, rounds=2)
+    state.headline = [card("defectors"), card("truman_doctrine")]
+    state.hands[US] = ()
+    state.stack.append(("headline_resolve", USSR))
+    state.pending = None
+    assert step(state) == "action_round"
+    assert state.vp == 0 and card("defectors") in state.discard
+    state = pos(phasing="us", hands={"us": ["defectors", "nato"]}, vp=2)
+    play(state, "card:defectors", "use:event")
+    assert state.vp == 2 and state.discard == (card("defectors"),)
+    assert step(state) == "action_round" and who(state) == "ussr"

@@ -4,7 +4,9 @@ cards.md §4/§5/§6/§8 (#92-110 in test_late_war_92_110.py)."""
 from __future__ import annotations
 
 import pytest
-from kits.ts_positions import spare_position, step, who, GAME, SIDE, card, influence, keys, play, run_event
+from kits.ts_positions import (
+    GAME, SIDE, card, influence, keys, play, proves, run_event, spare_position, step, who,
+)
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import map_data as M
@@ -44,6 +46,7 @@ def test_events_and_choices_are_registered_here():
 # -- #82 Iranian Hostage Crisis ---------------------------------------------------------------------
 
 
+@proves("iranian_hostage_crisis")
 def test_iranian_hostage_crisis_clears_iran_and_sets_the_lasting_effect():
     state = pos(hands={"ussr": ["iranian_hostage_crisis", "fidel"]}, influence={"iran": (2, 1)})
     play(state, "card:iranian_hostage_crisis", "use:event")
@@ -53,6 +56,7 @@ def test_iranian_hostage_crisis_clears_iran_and_sets_the_lasting_effect():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("iranian_hostage_crisis")
 def test_iranian_hostage_crisis_fired_by_a_us_ops_play_is_carried_out_by_the_ussr():
     state = pos(phasing="us", hands={"us": ["iranian_hostage_crisis", "nato"]})
     play(state, "card:iranian_hostage_crisis", "use:influence:event_first")
@@ -68,6 +72,7 @@ def _settle_chance(state) -> None:
         GAME.apply(state, decision.options[0])
 
 
+@proves("iranian_hostage_crisis", "terrorism")
 def test_terrorism_played_by_the_ussr_after_iranian_hostage_crisis_costs_the_us_two_cards():
     state = pos(hands={"ussr": ["terrorism", "fidel"], "us": ["nato", "containment", "duck_and_cover"]})
     run_event(state, "iranian_hostage_crisis", "ussr")
@@ -78,6 +83,7 @@ def test_terrorism_played_by_the_ussr_after_iranian_hostage_crisis_costs_the_us_
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("terrorism")
 def test_terrorism_played_by_the_us_after_iranian_hostage_crisis_still_costs_one_card():
     state = pos(phasing="us", hands={"us": ["terrorism", "nato"], "ussr": ["fidel", "comecon", "blockade"]},
                 effects=["iranian_hostage_crisis"])
@@ -90,6 +96,7 @@ def test_terrorism_played_by_the_us_after_iranian_hostage_crisis_still_costs_one
 # -- #83 The Iron Lady --------------------------------------------------------------------------------
 
 
+@proves("the_iron_lady")
 def test_the_iron_lady_vp_argentina_uk_and_socialist_governments_blocked():
     state = pos(phasing="us", hands={"us": ["the_iron_lady", "nato"], "ussr": ["socialist_governments", "fidel"]},
                 vp=-3, influence={"uk": (5, 2), "argentina": (1, 0)})
@@ -114,6 +121,7 @@ def test_socialist_governments_headlined_after_the_iron_lady_is_discarded_withou
     assert state.discard == (card("socialist_governments"),) and state.removed == ()
 
 
+@proves("the_iron_lady")
 def test_the_iron_lady_fired_by_a_ussr_ops_play_gives_no_access_from_argentina_that_round():
     state = pos(hands={"ussr": ["the_iron_lady", "fidel"]}, vp=0)
     play(state, "card:the_iron_lady", "use:influence:event_first")
@@ -128,6 +136,7 @@ def test_the_iron_lady_fired_by_a_ussr_ops_play_gives_no_access_from_argentina_t
 # -- #84 Reagan Bombs Libya ---------------------------------------------------------------------------
 
 
+@proves("reagan_bombs_libya")
 @pytest.mark.parametrize(("libya", "vp"), [(0, 0), (3, 1), (5, 2)])
 def test_reagan_bombs_libya_one_vp_per_two_ussr_influence(libya, vp):
     state = pos(phasing="us", hands={"us": ["reagan_bombs_libya", "nato"]}, vp=1, influence={"libya": (0, libya)})
@@ -140,6 +149,7 @@ def test_reagan_bombs_libya_one_vp_per_two_ussr_influence(libya, vp):
 # -- #85 Star Wars ----------------------------------------------------------------------------------------
 
 
+@proves("star_wars")
 def test_star_wars_ahead_picks_a_non_scoring_discard_whose_event_happens_now():
     state = pos(phasing="us", hands={"us": ["star_wars", "nato"]})
     state.space = [1, 2]
@@ -154,6 +164,7 @@ def test_star_wars_ahead_picks_a_non_scoring_discard_whose_event_happens_now():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("star_wars")
 def test_star_wars_picking_a_ussr_card_the_ussr_carries_out_its_event():
     state = pos(phasing="us", hands={"us": ["star_wars", "nato"]}, influence={"cuba": (1, 0)})
     state.space = [3, 4]
@@ -173,6 +184,7 @@ def test_star_wars_picking_a_ussr_card_the_ussr_carries_out_its_event():
     assert state.discard == cards("socialist_governments") and state.removed == cards("star_wars")
 
 
+@proves("star_wars")
 def test_star_wars_pick_with_an_unplayable_event_does_nothing_and_is_discarded():
     state = pos(phasing="us", hands={"us": ["star_wars", "nato"]})
     state.space = [0, 1]
@@ -201,6 +213,7 @@ def test_star_wars_not_strictly_ahead_is_unplayable_and_discarded_not_removed(sp
     assert "containment:turn" not in state.effects
 
 
+@proves("star_wars")
 def test_star_wars_with_only_scoring_cards_discarded_happens_without_effect():
     state = pos(phasing="us", hands={"us": ["star_wars", "nato"]})
     state.space = [0, 1]
@@ -218,6 +231,7 @@ def _late_rounds(state, *frames) -> None:
     state.pending = None
 
 
+@proves("north_sea_oil")
 def test_north_sea_oil_in_an_action_round_gives_the_us_an_eighth_round_after_everyone_else():
     state = pos(phasing="us", hands={"us": ["north_sea_oil", "nato", "containment"], "ussr": ["fidel"]})
     _late_rounds(state, ("action_round", 7, US), ("action_round", 7, USSR), ("action_round", 6, US))
@@ -242,6 +256,7 @@ def test_north_sea_oil_round_comes_after_a_ussr_space_station_round():
     assert state.stack[:3] == [("end_turn",), ("action_round", 8, US), ("action_round", 8, USSR)]
 
 
+@proves("north_sea_oil")
 def test_north_sea_oil_fired_by_a_ussr_ops_play_still_gives_the_us_its_round():
     state = pos(hands={"ussr": ["north_sea_oil", "fidel"]})
     _late_rounds(state, ("action_round", 7, US), ("action_round", 7, USSR))
@@ -266,6 +281,7 @@ def test_north_sea_oil_does_not_stack_with_the_us_space_station_round():
     assert step(state) == "space_discard"  # the end of the turn (box 6's discard) has begun
 
 
+@proves("north_sea_oil")
 def test_north_sea_oil_headlined_adds_the_round_when_the_action_rounds_start():
     state = pos(phasing="us")
     _late_rounds(state, ("action_rounds",))
@@ -289,6 +305,7 @@ def test_north_sea_oil_headlined_with_the_us_space_station_gives_one_eighth_roun
 # -- #87 The Reformer ---------------------------------------------------------------------------------
 
 
+@proves("the_reformer")
 @pytest.mark.parametrize(("vp", "count"), [(-1, 6), (0, 4), (3, 4)])
 def test_the_reformer_four_or_six_in_europe_two_per_country(vp, count):
     state = pos(hands={"ussr": ["the_reformer", "fidel"]}, vp=vp)
@@ -305,6 +322,7 @@ def test_the_reformer_four_or_six_in_europe_two_per_country(vp, count):
     assert state.removed == (card("the_reformer"),)
 
 
+@proves("the_reformer")
 def test_the_reformer_bars_ussr_coups_in_europe_but_not_realignments():
     state = pos(influence={"italy": (1, 1), "syria": (1, 1)})
     italy = M.INDEX["italy"]
@@ -318,6 +336,7 @@ def test_the_reformer_bars_ussr_coups_in_europe_but_not_realignments():
     assert italy in O.coup_targets(state, US)  # the US is not restricted
 
 
+@proves("the_reformer")
 def test_the_reformer_then_glasnost_grants_its_four_ops():
     state = pos(hands={"ussr": ["the_reformer", "glasnost"]}, defcon=3, rounds=3)
     play(state, "card:the_reformer", "use:event", *["country:poland"] * 2, *["country:hungary"] * 2)
@@ -330,6 +349,7 @@ def test_the_reformer_then_glasnost_grants_its_four_ops():
 # -- #88 Marine Barracks Bombing ---------------------------------------------------------------------
 
 
+@proves("marine_barracks_bombing")
 def test_marine_barracks_bombing_clears_lebanon_then_two_more_in_the_middle_east():
     state = pos(hands={"ussr": ["marine_barracks_bombing", "fidel"]},
                 influence={"lebanon": (2, 0), "saudi_arabia": (2, 0), "egypt": (0, 1)})
@@ -344,6 +364,7 @@ def test_marine_barracks_bombing_clears_lebanon_then_two_more_in_the_middle_east
     assert state.removed == (card("marine_barracks_bombing"),)
 
 
+@proves("marine_barracks_bombing")
 def test_marine_barracks_bombing_both_from_one_country_or_what_is_left():
     state = pos(influence={"lebanon": (1, 0), "israel": (0, 0), "iran": (3, 0)})
     run_event(state, "marine_barracks_bombing", "ussr", "country:iran", "country:iran")
@@ -357,6 +378,7 @@ def test_marine_barracks_bombing_both_from_one_country_or_what_is_left():
 # -- #89 Soviets Shoot Down KAL-007 ----------------------------------------------------------------------
 
 
+@proves("soviets_shoot_down_kal_007")
 def test_kal_007_with_south_korea_controlled_four_ops_of_influence_at_normal_cost():
     state = pos(phasing="us", hands={"us": ["soviets_shoot_down_kal_007", "nato"]}, defcon=4,
                 influence={"south_korea": (3, 0), "north_korea": (0, 3)}, effects=["red_scare:us:turn"])
@@ -377,6 +399,7 @@ def test_kal_007_with_south_korea_controlled_four_ops_of_influence_at_normal_cos
     assert state.removed == (card("soviets_shoot_down_kal_007"),)
 
 
+@proves("soviets_shoot_down_kal_007")
 def test_kal_007_realignment_keeps_the_defcon_geography_and_may_be_declined():
     state = pos(phasing="us", defcon=4, influence={"south_korea": (3, 0), "north_korea": (0, 3)})
     run_event(state, "soviets_shoot_down_kal_007", "us", "choice:realign")
@@ -391,6 +414,7 @@ def test_kal_007_realignment_keeps_the_defcon_geography_and_may_be_declined():
     assert step(state) == "action_round" and state.vp == 2 and state.defcon == 4
 
 
+@proves("soviets_shoot_down_kal_007")
 def test_kal_007_without_control_of_south_korea_only_defcon_and_vp():
     state = pos(phasing="us", hands={"us": ["soviets_shoot_down_kal_007", "nato"]}, vp=-5,
                 influence={"south_korea": (3, 1)})
@@ -399,6 +423,7 @@ def test_kal_007_without_control_of_south_korea_only_defcon_and_vp():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("soviets_shoot_down_kal_007")
 def test_kal_007_at_defcon_two_fired_by_a_ussr_ops_play_loses_for_the_ussr():
     state = pos(hands={"ussr": ["soviets_shoot_down_kal_007", "fidel"]}, defcon=2,
                 influence={"south_korea": (3, 0)})
@@ -410,6 +435,7 @@ def test_kal_007_at_defcon_two_fired_by_a_ussr_ops_play_loses_for_the_ussr():
 # -- #90 Glasnost -------------------------------------------------------------------------------------
 
 
+@proves("glasnost")
 def test_glasnost_without_the_reformer_vp_and_defcon_only():
     state = pos(hands={"ussr": ["glasnost", "fidel"]}, defcon=3, vp=1)
     play(state, "card:glasnost", "use:event")
@@ -418,6 +444,7 @@ def test_glasnost_without_the_reformer_vp_and_defcon_only():
     assert state.removed == (card("glasnost"),)
 
 
+@proves("glasnost")
 def test_glasnost_with_the_reformer_four_ops_of_influence_or_realignment():
     state = pos(hands={"ussr": ["glasnost", "fidel"]}, effects=["the_reformer", "red_scare:ussr:turn"],
                 influence={"syria": (0, 1)})
@@ -437,6 +464,7 @@ def test_glasnost_with_the_reformer_four_ops_of_influence_or_realignment():
 # -- #91 Ortega Elected in Nicaragua -----------------------------------------------------------------
 
 
+@proves("ortega_elected_in_nicaragua")
 def test_ortega_clears_nicaragua_then_a_free_coup_in_cuba():
     state = pos(hands={"ussr": ["ortega_elected_in_nicaragua", "fidel"]},
                 influence={"nicaragua": (2, 0), "cuba": (1, 0), "costa_rica": (1, 0), "honduras": (0, 1)})
@@ -454,6 +482,7 @@ def test_ortega_clears_nicaragua_then_a_free_coup_in_cuba():
     assert state.removed == (card("ortega_elected_in_nicaragua"),)
 
 
+@proves("ortega_elected_in_nicaragua")
 def test_ortega_coup_uses_the_cards_ops_with_the_ussr_modifiers():
     for effects, us_left in (((), 1), (("brezhnev_doctrine:turn",), 0)):
         state = pos(influence={"nicaragua": (1, 0), "costa_rica": (1, 0)}, effects=effects)
@@ -462,6 +491,7 @@ def test_ortega_coup_uses_the_cards_ops_with_the_ussr_modifiers():
         assert state.defcon == 5  # not a battleground
 
 
+@proves("ortega_elected_in_nicaragua")
 def test_ortega_coup_is_optional_and_needs_a_target_with_us_influence():
     state = pos(influence={"nicaragua": (1, 0), "cuba": (2, 0)})
     run_event(state, "ortega_elected_in_nicaragua", "ussr", "choice:none")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from kits.ts_positions import (
-    GAME, SIDE, card, country_keys, influence, keys, play, position, run_event, spare_position, step, who,
+    GAME, SIDE, card, country_keys, influence, keys, play, position, proves, run_event, spare_position,
+    step, who,
 )
 
 from standoff.server.games.twilight_struggle import board as B
@@ -60,6 +61,7 @@ def test_events_steps_and_choices_are_wired():
 # -- #92 Terrorism -----------------------------------------------------------------------------------
 
 
+@proves("terrorism")
 def test_terrorism_by_the_ussr_one_random_us_discard_without_its_event():
     state = pos(hands={"ussr": ["terrorism"], "us": ["duck_and_cover", "chernobyl"]}, defcon=3)
     state.china = US
@@ -79,6 +81,7 @@ def test_terrorism_by_the_ussr_one_random_us_discard_without_its_event():
         assert seen == ["card:duck_and_cover"]
 
 
+@proves("terrorism")
 def test_terrorism_by_the_us_the_ussr_discards_one():
     state = pos(phasing="us", hands={"us": ["terrorism"], "ussr": ["comecon", "five_year_plan"]})
     play(state, "card:terrorism", "use:event")
@@ -89,6 +92,7 @@ def test_terrorism_by_the_us_the_ussr_discards_one():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("terrorism")
 def test_terrorism_doubled_by_the_ussr_after_iranian_hostage_crisis():
     state = pos(hands={"ussr": ["terrorism"], "us": ["duck_and_cover", "chernobyl", "solidarity"]},
                 effects=["iranian_hostage_crisis"])
@@ -100,6 +104,7 @@ def test_terrorism_doubled_by_the_ussr_after_iranian_hostage_crisis():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("terrorism")
 def test_terrorism_by_the_us_after_iranian_hostage_crisis_still_one_card():
     state = pos(phasing="us", hands={"us": ["terrorism"], "ussr": ["comecon", "five_year_plan"]},
                 effects=["iranian_hostage_crisis"])
@@ -108,6 +113,7 @@ def test_terrorism_by_the_us_after_iranian_hostage_crisis_still_one_card():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("terrorism")
 def test_terrorism_doubled_but_one_card_left_and_empty_hand():
     state = pos(hands={"ussr": ["terrorism"], "us": ["chernobyl"]}, effects=["iranian_hostage_crisis"])
     state.china = US
@@ -121,6 +127,7 @@ def test_terrorism_doubled_but_one_card_left_and_empty_hand():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("terrorism")
 def test_terrorism_takes_an_owed_missile_envy_and_its_obligation():
     state = pos(phasing="us", hands={"us": ["terrorism"], "ussr": ["missile_envy"]}, effects=["missile_envy:ussr"])
     play(state, "card:terrorism", "use:event", "card:missile_envy")
@@ -134,6 +141,7 @@ def _realign_angola(state):
     play(state, "card:solidarity", "use:realign", "country:angola", "die:4", "die:4")
 
 
+@proves("iran_contra_scandal")
 def test_iran_contra_us_realignment_rolls_minus_one_for_the_turn():
     state = pos(hands={"ussr": ["iran_contra_scandal"], "us": ["solidarity"]}, setup_influence=False,
                 influence={"angola": (1, 1)})
@@ -160,6 +168,7 @@ def test_iran_contra_leaves_us_coups_alone():
 # -- #94 Chernobyl -----------------------------------------------------------------------------------
 
 
+@proves("chernobyl")
 def test_chernobyl_bars_ussr_influence_by_operations_in_the_named_region():
     state = pos(phasing="us", hands={"us": ["chernobyl"], "ussr": ["comecon"]}, setup_influence=False,
                 influence={"cuba": (0, 1), "angola": (0, 1), "panama": (1, 0)})
@@ -196,6 +205,7 @@ def test_chernobyl_does_not_stop_events_nor_the_us():
     assert influence(state, "mexico") == (2, 0)
 
 
+@proves("chernobyl")
 def test_chernobyl_ends_with_the_turn():
     state = pos(phasing="us", hands={"us": ["chernobyl"]}, rounds=1, end_turn=10)
     state.milops = [5, 5]
@@ -206,6 +216,7 @@ def test_chernobyl_ends_with_the_turn():
 # -- #95 Latin American Debt Crisis ------------------------------------------------------------------
 
 
+@proves("latin_american_debt_crisis")
 def test_debt_crisis_the_us_discards_a_three_ops_card_without_its_event():
     state = pos(hands={"ussr": ["latin_american_debt_crisis"], "us": ["chernobyl", "solidarity", "asia_scoring"]})
     state.china = US
@@ -219,6 +230,7 @@ def test_debt_crisis_the_us_discards_a_three_ops_card_without_its_event():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("latin_american_debt_crisis")
 def test_debt_crisis_threshold_after_containment_and_red_scare():
     state = pos(hands={"ussr": ["latin_american_debt_crisis"], "us": ["chernobyl", "solidarity"]},
                 effects=["containment:turn"])
@@ -232,6 +244,7 @@ def test_debt_crisis_threshold_after_containment_and_red_scare():
     assert keys(state) == ["choice:double_ussr_influence"]  # Chernobyl is worth 2 now
 
 
+@proves("latin_american_debt_crisis")
 def test_debt_crisis_the_ussr_doubles_two_different_south_american_countries():
     state = pos(hands={"ussr": ["latin_american_debt_crisis"], "us": ["chernobyl"]}, setup_influence=False,
                 influence={"brazil": (1, 2), "argentina": (0, 1), "cuba": (0, 3)})
@@ -247,6 +260,7 @@ def test_debt_crisis_the_ussr_doubles_two_different_south_american_countries():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("latin_american_debt_crisis")
 def test_debt_crisis_double_with_one_or_no_country():
     state = pos(hands={"ussr": ["latin_american_debt_crisis"], "us": []}, setup_influence=False,
                 influence={"chile": (0, 3)})
@@ -264,6 +278,7 @@ def test_debt_crisis_double_with_one_or_no_country():
 # -- interactions ----------------------------------------------------------------------------------------
 
 
+@proves("latin_american_debt_crisis")
 def test_debt_crisis_in_a_us_operations_play_the_us_still_chooses():
     state = pos(phasing="us", hands={"us": ["latin_american_debt_crisis", "chernobyl"]}, setup_influence=False,
                 influence={"brazil": (0, 1)})
@@ -277,6 +292,7 @@ def test_debt_crisis_in_a_us_operations_play_the_us_still_chooses():
 # -- #96 "Tear Down This Wall" -----------------------------------------------------------------------
 
 
+@proves("tear_down_this_wall")
 def test_tear_down_this_wall_cancels_willy_brandt_nato_shields_west_germany_again():
     state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=4,
                 effects=["nato", "willy_brandt"], events_played=["warsaw_pact_formed", "nato", "willy_brandt"],
@@ -293,6 +309,7 @@ def test_tear_down_this_wall_cancels_willy_brandt_nato_shields_west_germany_agai
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("tear_down_this_wall")
 def test_tear_down_this_wall_free_coup_in_europe_at_defcon_four():
     state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=4, setup_influence=False,
                 influence={"east_germany": (0, 3), "poland": (0, 2), "angola": (0, 1)})
@@ -307,6 +324,7 @@ def test_tear_down_this_wall_free_coup_in_europe_at_defcon_four():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("tear_down_this_wall")
 def test_tear_down_this_wall_coup_uses_the_us_modifiers():
     state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=4, setup_influence=False,
                 influence={"east_germany": (0, 3)}, effects=["containment:turn"])
@@ -314,6 +332,7 @@ def test_tear_down_this_wall_coup_uses_the_us_modifiers():
     assert influence(state, "east_germany") == (4, 0)  # 6 + 4 - 6 = 4
 
 
+@proves("tear_down_this_wall")
 def test_tear_down_this_wall_free_realignments_in_europe():
     state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=4, setup_influence=False,
                 influence={"east_germany": (0, 3), "poland": (0, 2)})
@@ -335,6 +354,7 @@ def test_tear_down_this_wall_no_target_only_neither():
     assert keys(state) == ["choice:neither"]
 
 
+@proves("tear_down_this_wall")
 def test_tear_down_this_wall_battleground_coup_at_defcon_two_loses_for_the_us():
     state = pos(phasing="us", hands={"us": ["tear_down_this_wall"]}, defcon=2, setup_influence=False,
                 influence={"east_germany": (0, 3)})
@@ -346,6 +366,7 @@ def test_tear_down_this_wall_battleground_coup_at_defcon_two_loses_for_the_us():
 # -- #97 "An Evil Empire" ----------------------------------------------------------------------------
 
 
+@proves("an_evil_empire")
 def test_an_evil_empire_cancels_flower_power():
     state = pos(phasing="us", hands={"us": ["an_evil_empire", "iran_iraq_war"]}, effects=["flower_power"],
                 events_played=["flower_power"], setup_influence=False)
@@ -371,6 +392,7 @@ def test_flower_power_still_scores_without_an_evil_empire():
 # -- #98 Aldrich Ames Remix ---------------------------------------------------------------------------
 
 
+@proves("aldrich_ames_remix")
 def test_aldrich_ames_opens_the_us_hand_to_the_ussr_and_discards_one_without_event():
     state = pos(hands={"ussr": ["aldrich_ames_remix", "comecon"],
                        "us": ["duck_and_cover", "chernobyl", "asia_scoring"]}, defcon=3)
@@ -393,6 +415,7 @@ def test_aldrich_ames_opens_the_us_hand_to_the_ussr_and_discards_one_without_eve
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("aldrich_ames_remix")
 def test_aldrich_ames_discarded_scoring_card_does_not_score():
     state = pos(hands={"ussr": ["aldrich_ames_remix"], "us": ["asia_scoring"]})
     state.china = US
@@ -400,6 +423,7 @@ def test_aldrich_ames_discarded_scoring_card_does_not_score():
     assert state.vp == 0 and state.hands[US] == () and state.discard == cards("asia_scoring")
 
 
+@proves("aldrich_ames_remix")
 def test_aldrich_ames_hand_closes_at_the_end_of_the_turn():
     state = pos(hands={"ussr": ["aldrich_ames_remix"], "us": ["chernobyl", "solidarity"]}, rounds=1, end_turn=10)
     state.milops = [5, 5]
@@ -411,6 +435,7 @@ def test_aldrich_ames_hand_closes_at_the_end_of_the_turn():
 # -- #99 Pershing II Deployed -------------------------------------------------------------------------
 
 
+@proves("pershing_ii_deployed")
 def test_pershing_ii_one_vp_and_three_different_western_european_countries():
     state = pos(hands={"ussr": ["pershing_ii_deployed"]}, setup_influence=False,
                 influence={"uk": (5, 0), "france": (2, 0), "italy": (1, 0), "west_germany": (3, 0),
@@ -427,6 +452,7 @@ def test_pershing_ii_one_vp_and_three_different_western_european_countries():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("pershing_ii_deployed")
 def test_pershing_ii_up_to_three():
     state = pos(hands={"ussr": ["pershing_ii_deployed"]}, setup_influence=False,
                 influence={"uk": (5, 0), "france": (2, 0)})
@@ -438,6 +464,7 @@ def test_pershing_ii_up_to_three():
 # -- #100 Wargames ---------------------------------------------------------------------------------------
 
 
+@proves("wargames")
 def test_wargames_at_defcon_two_the_opponent_gets_six_and_the_game_ends():
     state = pos(hands={"ussr": ["wargames"]}, defcon=2, vp=1)
     play(state, "card:wargames", "use:event")
@@ -446,6 +473,7 @@ def test_wargames_at_defcon_two_the_opponent_gets_six_and_the_game_ends():
     assert GAME.decision(state) is None
 
 
+@proves("wargames")
 def test_wargames_played_by_the_us_behind_wins_for_the_ussr_no_vp_20_check():
     state = pos(phasing="us", hands={"us": ["wargames"]}, defcon=2, vp=-15)
     play(state, "card:wargames", "use:event")
@@ -453,6 +481,7 @@ def test_wargames_played_by_the_us_behind_wins_for_the_ussr_no_vp_20_check():
     assert state.outcome.winner == "ussr" and state.outcome.termination == B.WARGAMES
 
 
+@proves("wargames")
 def test_wargames_level_is_a_draw_no_final_scoring_no_china_card_vp():
     state = pos(hands={"ussr": ["wargames"]}, defcon=2, vp=-6)  # set-up influence: final scoring would move VP
     assert state.china == USSR
@@ -477,6 +506,7 @@ def test_wargames_unplayable_at_defcon_three_discarded_not_removed():
     assert state.discard == cards("wargames") and state.removed == ()
 
 
+@proves("wargames")
 def test_wargames_headlined_at_defcon_two_ends_the_game():
     state = pos(hands={"ussr": ["comecon"]}, defcon=2, vp=-7)
     state.headline = [card("wargames"), 0]
@@ -489,6 +519,7 @@ def test_wargames_headlined_at_defcon_two_ends_the_game():
 # -- #101 Solidarity -------------------------------------------------------------------------------------
 
 
+@proves("solidarity")
 def test_solidarity_after_john_paul_ii():
     state = pos(phasing="us", hands={"us": ["solidarity"]}, events_played=["john_paul_ii_elected_pope"],
                 influence={"poland": (1, 2)})
@@ -513,6 +544,7 @@ def test_solidarity_without_john_paul_ii_is_unplayable_and_discarded():
 # -- #102 Iran-Iraq War ----------------------------------------------------------------------------------
 
 
+@proves("iran_iraq_war")
 def test_iran_iraq_war_ussr_attacks_iran_and_wins():
     state = pos(hands={"ussr": ["iran_iraq_war"]}, setup_influence=False,
                 influence={"iran": (2, 1), "pakistan": (2, 0), "afghanistan": (0, 0)})
@@ -525,6 +557,7 @@ def test_iran_iraq_war_ussr_attacks_iran_and_wins():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("iran_iraq_war")
 def test_iran_iraq_war_ussr_attacks_iran_and_loses():
     state = pos(hands={"ussr": ["iran_iraq_war"]}, setup_influence=False,
                 influence={"iran": (2, 1), "pakistan": (2, 0)})
@@ -533,6 +566,7 @@ def test_iran_iraq_war_ussr_attacks_iran_and_loses():
     assert state.removed == cards("iran_iraq_war")  # the event happened: starred card removed
 
 
+@proves("iran_iraq_war")
 def test_iran_iraq_war_us_attacks_iraq():
     influence_ = {"iraq": (1, 3), "saudi_arabia": (0, 3), "jordan": (0, 2), "gulf_states": (0, 1), "iran": (2, 0)}
     state = pos(phasing="us", hands={"us": ["iran_iraq_war"]}, setup_influence=False, influence=influence_)
@@ -546,6 +580,7 @@ def test_iran_iraq_war_us_attacks_iraq():
 # -- #109 Yuri and Samantha -----------------------------------------------------------------------------
 
 
+@proves("yuri_and_samantha")
 def test_yuri_and_samantha_one_vp_per_us_coup_this_turn():
     state = spare_pos(hands={"ussr": ["yuri_and_samantha", "fidel", "comecon"], "us": ["nato", "containment"]},
                       influence={"syria": (0, 2)}, rounds=5)
@@ -571,6 +606,7 @@ def test_yuri_and_samantha_ends_with_the_turn():
 # -- #110 AWACS Sale to Saudis ------------------------------------------------------------------------
 
 
+@proves("awacs_sale_to_saudis")
 def test_awacs_sale_to_saudis_and_muslim_revolution_blocked():
     state = spare_pos(phasing="us", hands={"us": ["awacs_sale_to_saudis", "nato"], "ussr": ["muslim_revolution", "fidel"]},
                       influence={"saudi_arabia": (0, 2)})

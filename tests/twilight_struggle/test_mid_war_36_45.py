@@ -3,7 +3,11 @@ cards.md §4/§5/§6/§8 (#46-59 in test_mid_war_46_59.py)."""
 
 from __future__ import annotations
 
-from kits.ts_positions import GAME, SIDE, card, history, influence, keys, play, position, run_event, spare_position, step, who
+import pytest
+from kits.ts_positions import (
+    GAME, SIDE, card, history, influence, keys, play, position, proves, run_event, spare_position, step,
+    who,
+)
 
 from standoff.server.games.twilight_struggle import board as B
 from standoff.server.games.twilight_struggle import game as G
@@ -52,6 +56,7 @@ def test_steps_hooks_and_choices_are_wired():
 # -- #36 Brush War ---------------------------------------------------------------------------------
 
 
+@proves("brush_war")
 def test_brush_war_ussr_attacks_mexico_superpower_space_and_neighbour_count_and_wins():
     # Guatemala US-controlled (-1) and the USA space (-1): modifier 2; 5 - 2 = 3 wins.
     state = pos(setup_influence=False, influence={"mexico": (2, 0), "guatemala": (1, 0)})
@@ -67,6 +72,7 @@ def test_brush_war_ussr_attacks_mexico_superpower_space_and_neighbour_count_and_
     assert step(state) == "action_round"
 
 
+@proves("brush_war")
 def test_brush_war_ussr_attacks_mexico_and_loses():
     state = pos(setup_influence=False, influence={"mexico": (2, 0), "guatemala": (1, 0)})
     run_event(state, "brush_war", "ussr", "country:mexico", "die:4")  # 4 - 2 = 2
@@ -74,6 +80,7 @@ def test_brush_war_ussr_attacks_mexico_and_loses():
     assert state.vp == 0 and state.milops == [3, 0]
 
 
+@proves("brush_war")
 def test_brush_war_played_by_the_us_against_afghanistan_from_hand():
     # USSR space (-1) and USSR-controlled Iran (-1): 5 - 2 = 3 wins 1 VP.
     state = pos(phasing="us", hands={"us": ["brush_war", "nuclear_test_ban"]}, setup_influence=False,
@@ -129,6 +136,7 @@ def test_cards_steps_choices_and_hooks_are_registered_once():
 # -- #39 Arms Race ---------------------------------------------------------------------------------
 
 
+@proves("arms_race")
 def test_arms_race_one_vp_when_ahead_but_below_defcon():
     state = pos(defcon=4)
     state.milops = [3, 1]
@@ -136,6 +144,7 @@ def test_arms_race_one_vp_when_ahead_but_below_defcon():
     assert state.vp == -1
 
 
+@proves("arms_race")
 def test_arms_race_three_vp_when_ahead_and_at_least_defcon_instead_of_one():
     state = pos(phasing="us", hands={"us": ["arms_race", "nuclear_test_ban"]}, defcon=3)
     state.milops = [1, 3]
@@ -144,6 +153,7 @@ def test_arms_race_three_vp_when_ahead_and_at_least_defcon_instead_of_one():
     assert state.discard == (card("arms_race"),)
 
 
+@proves("arms_race")
 def test_arms_race_nothing_when_not_strictly_ahead():
     state = pos(defcon=2)
     state.milops = [2, 2]
@@ -155,6 +165,7 @@ def test_arms_race_nothing_when_not_strictly_ahead():
     assert state.vp == 0
 
 
+@proves("arms_race")
 def test_arms_race_is_judged_for_the_phasing_player():
     state = pos(phasing="ussr", defcon=2)
     state.milops = [2, 0]
@@ -165,6 +176,7 @@ def test_arms_race_is_judged_for_the_phasing_player():
 # -- #40 Cuban Missile Crisis ------------------------------------------------------------------------
 
 
+@proves("cuban_missile_crisis")
 def test_cuban_missile_crisis_sets_defcon_two_and_restricts_the_opponent_for_the_turn():
     state = spare_pos(hands={"ussr": ["cuban_missile_crisis"]}, defcon=4)
     play(state, "card:cuban_missile_crisis", "use:event")
@@ -176,6 +188,7 @@ def test_cuban_missile_crisis_sets_defcon_two_and_restricts_the_opponent_for_the
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("cuban_missile_crisis")
 def test_cuban_missile_crisis_raises_defcon_to_two_as_well():
     state = spare_pos(hands={"us": ["cuban_missile_crisis"]}, phasing="us", defcon=5, influence={"cuba": (0, 1)})
     play(state, "card:cuban_missile_crisis", "use:event")
@@ -207,6 +220,7 @@ def test_cuban_missile_crisis_us_cancels_by_removing_two_from_turkey_then_coups_
     assert state.defcon == 2 and state.milops[US] == 3  # Sudan is no battleground
 
 
+@proves("cuban_missile_crisis")
 def test_cuban_missile_crisis_ussr_cancels_only_from_cuba_at_the_start_of_its_round():
     state = spare_pos(phasing="us", hands={"us": ["cuban_missile_crisis"]}, defcon=3,
                       influence={"cuba": (0, 3), "west_germany": (0, 4)})
@@ -218,6 +232,7 @@ def test_cuban_missile_crisis_ussr_cancels_only_from_cuba_at_the_start_of_its_ro
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("cuban_missile_crisis")
 def test_cuban_missile_crisis_offer_comes_back_each_round_and_ends_with_the_turn():
     state = spare_pos(phasing="us", hands={"us": ["cuban_missile_crisis", "truman_doctrine"], "ussr": ["comecon", "nasser"]},
                       defcon=3, influence={"cuba": (0, 2)})
@@ -233,6 +248,7 @@ def test_cuban_missile_crisis_offer_comes_back_each_round_and_ends_with_the_turn
 # -- #41 Nuclear Subs ----------------------------------------------------------------------------------
 
 
+@proves("nuclear_subs")
 def test_nuclear_subs_us_battleground_coups_leave_defcon_but_ussr_coups_do_not():
     state = spare_pos(phasing="us", hands={"us": ["nuclear_subs", "duck_and_cover"]}, defcon=3,
                       influence={"angola": (0, 2)})
@@ -248,6 +264,7 @@ def test_nuclear_subs_us_battleground_coups_leave_defcon_but_ussr_coups_do_not()
 # -- #42 Quagmire, #44 Bear Trap -------------------------------------------------------------------
 
 
+@proves("quagmire")
 def test_quagmire_traps_the_us_and_cancels_norad():
     state = spare_pos(hands={"ussr": ["quagmire"], "us": ["duck_and_cover", "truman_doctrine"]}, effects=["norad"])
     play(state, "card:quagmire", "use:event")
@@ -345,6 +362,7 @@ def test_quagmire_discard_must_be_an_owed_missile_envy():
     assert state.discard == (card("missile_envy"),)
 
 
+@proves("bear_trap")
 def test_bear_trap_traps_the_ussr():
     state = spare_pos(phasing="us", hands={"us": ["bear_trap", "truman_doctrine"], "ussr": ["comecon", "nasser"]})
     play(state, "card:bear_trap", "use:event")
@@ -367,6 +385,7 @@ def test_bear_trap_brezhnev_lets_a_one_op_card_qualify_otherwise_a_scoring_card_
 # -- #43 SALT Negotiations ----------------------------------------------------------------------------
 
 
+@proves("salt_negotiations")
 def test_salt_raises_defcon_by_two_and_lets_the_player_take_a_non_scoring_discard():
     state = spare_pos(hands={"ussr": ["salt_negotiations"]}, defcon=2)
     state.discard = (card("nasser"), card("asia_scoring"), card("fidel"))
@@ -381,6 +400,7 @@ def test_salt_raises_defcon_by_two_and_lets_the_player_take_a_non_scoring_discar
     assert history(state, "us", "salt_negotiations") == ["choice:nasser"]  # shown to the opponent
 
 
+@proves("salt_negotiations")
 def test_salt_defcon_never_above_five_and_taking_nothing():
     state = spare_pos(hands={"us": ["salt_negotiations"]}, phasing="us", defcon=4)
     state.discard = (card("fidel"),)
@@ -420,6 +440,7 @@ def test_summit_counts_each_region_dominated_or_controlled_once():
     assert mid_war_36_59.summit_regions(state, US) == 0
 
 
+@proves("summit")
 def test_summit_tie_does_nothing():
     state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
     run_event(state, "summit", "ussr")
@@ -429,6 +450,7 @@ def test_summit_tie_does_nothing():
     assert step(state) == "action_round"
 
 
+@proves("summit")
 def test_summit_winner_gains_two_vp_and_raises_defcon():
     state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
     run_event(state, "summit", "ussr", "die:3", "die:1")  # 6 against 2
@@ -439,12 +461,14 @@ def test_summit_winner_gains_two_vp_and_raises_defcon():
     assert state.defcon == 4 and step(state) == "action_round"
 
 
+@proves("summit")
 def test_summit_winner_lowers_defcon():
     state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
     run_event(state, "summit", "ussr", "die:3", "die:1", "choice:lower_defcon")
     assert state.defcon == 2 and state.vp == -2 and state.outcome is None
 
 
+@proves("summit")
 def test_summit_us_wins_and_leaves_defcon():
     state = pos(setup_influence=False, influence=SUMMIT_BOARD, defcon=3)
     run_event(state, "summit", "ussr", "die:1", "die:6")  # USSR 4, US 7
@@ -459,9 +483,63 @@ def test_summit_no_raise_offered_at_defcon_five():
     assert keys(state) == ["choice:lower_defcon", "choice:leave_defcon"]
 
 
+@proves("summit")
 def test_summit_non_phasing_winner_drops_defcon_to_one_and_the_phasing_player_loses():
     state = pos(phasing="ussr", hands={"ussr": ["summit", "allende"]}, setup_influence=False,
                 influence=SUMMIT_BOARD, defcon=2)
     play(state, "card:summit", "use:event", "die:1", "die:6", "choice:lower_defcon")
     assert state.defcon == 1
     assert state.outcome.winner == "us" and state.outcome.termination == "defcon"
+
+
+# -- more proofs (the card audit: a test resolves the event and asserts on its effect) ------------
+
+
+@proves("cuban_missile_crisis")
+def test_cuban_missile_crisis_event_then_the_opponents_coup_loses_the_game():
+    state = spare_pos(hands={"ussr": ["cuban_missile_crisis"], "us": ["duck_and_cover"]}, defcon=5,
+                      influence={"sudan": (0, 1)})
+    play(state, "card:cuban_missile_crisis", "use:event")
+    assert state.defcon == 2 and step(state) == "action_round" and who(state) == "us"
+    play(state, "card:duck_and_cover", "use:coup", "country:sudan", "die:6")  # not even a battleground
+    assert state.outcome.winner == "ussr" and state.outcome.termination == B.MISSILE_CRISIS
+
+
+@proves("salt_negotiations")
+def test_salt_event_then_every_coup_roll_this_turn_loses_one():
+    state = spare_pos(hands={"ussr": ["salt_negotiations"], "us": ["duck_and_cover"]}, defcon=3,
+                      influence={"sudan": (0, 2)})
+    play(state, "card:salt_negotiations", "use:event")  # empty discard pile: nothing to take
+    assert state.defcon == 5 and step(state) == "action_round" and who(state) == "us"
+    play(state, "card:duck_and_cover", "use:coup", "country:sudan", "die:3")
+    # 3 + 3 Ops - 1 (SALT) - 2 x stability 1 = 3: 2 USSR removed, 1 US added (without SALT: 2 US)
+    assert influence(state, "sudan") == (1, 0)
+    assert state.milops[US] == 3
+
+
+@proves("nuclear_subs")
+def test_nuclear_subs_ends_with_the_turn():
+    state = spare_pos(phasing="us", hands={"us": ["nuclear_subs"]}, rounds=1, end_turn=10)
+    state.milops = [5, 5]
+    play(state, "card:nuclear_subs", "use:event")
+    assert state.turn == 6 and "nuclear_subs:turn" not in state.effects
+    assert state.removed == (card("nuclear_subs"),)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "engine: cards.md §4/§8 (#40) let the restricted side cancel the Cuban Missile Crisis at any "
+    "moment, even during the opponent's action round (e.g. before using the Op of a Lone Gunman "
+    "the US played for operations); the engine offers the cancellation only at the start of the "
+    "restricted side's own action round"))
+@proves("cuban_missile_crisis", "lone_gunman")
+def test_cuban_missile_crisis_restricted_ussr_may_cancel_during_the_us_round_before_a_granted_coup():
+    state = spare_pos(phasing="us", hands={"us": ["cuban_missile_crisis", "lone_gunman", "nato"]}, defcon=4,
+                      influence={"cuba": (0, 3), "sudan": (1, 0)}, rounds=6)
+    play(state, "card:cuban_missile_crisis", "use:event")  # the USSR is restricted; DEFCON 2
+    assert "cuban_missile_crisis:ussr:turn" in state.effects
+    play(state, "choice:keep", "card:comecon", "use:space", "die:6")  # the USSR keeps it for now
+    play(state, "card:lone_gunman", "use:influence:event_first")  # the USSR gets 1 Op in the US round
+    # Before spending it, the USSR may remove 2 influence from Cuba to end the crisis, then coup.
+    assert step(state) == "cancel_missile_crisis" or "choice:cuba" in keys(state)
+    play(state, "choice:cuba")
+    assert influence(state, "cuba") == (0, 1) and "cuban_missile_crisis:ussr:turn" not in state.effects

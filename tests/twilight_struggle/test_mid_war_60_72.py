@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from kits.ts_positions import (
-    GAME, SIDE, card, country, history, influence, keys, play, position, region_keys, run_event,
+    GAME, SIDE, card, country, history, influence, keys, play, position, proves, region_keys, run_event,
     spare_position, step, who,
 )
 
@@ -51,6 +51,7 @@ def spare_pos(**kw):
 # -- #60 U2 Incident -------------------------------------------------------------------------------
 
 
+@proves("un_intervention", "u2_incident")
 def test_u2_incident_then_un_intervention_later_this_turn():
     state = full_game_pos(hands={"ussr": ["u2_incident", "opec"], "us": ["un_intervention", "allende"]}, rounds=3)
     play(state, "card:u2_incident", "use:event")
@@ -62,12 +63,14 @@ def test_u2_incident_then_un_intervention_later_this_turn():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("un_intervention")
 def test_un_intervention_without_u2_incident_gives_nothing():
     state = full_game_pos(phasing="us", hands={"us": ["un_intervention", "allende"]})
     play(state, "card:un_intervention", "use:event", "choice:allende", "choice:influence", "country:uk")
     assert state.vp == 0
 
 
+@proves("u2_incident")
 def test_u2_incident_watch_ends_with_the_turn():
     state = full_game_pos()
     run_event(state, "u2_incident", "ussr")
@@ -93,6 +96,7 @@ def test_events_steps_hooks_and_choices_are_wired():
 # -- #61 OPEC --------------------------------------------------------------------------------------
 
 
+@proves("opec")
 def test_opec_one_vp_per_controlled_listed_country():
     state = full_game_pos(hands={"ussr": ["opec", "allende"]}, setup_influence=False,
                           influence={"egypt": (0, 2), "iraq": (1, 4), "venezuela": (0, 2), "libya": (0, 1),
@@ -112,6 +116,7 @@ def test_opec_blocked_after_north_sea_oil():
 # -- #62 "Lone Gunman" --------------------------------------------------------------------------
 
 
+@proves("lone_gunman")
 def test_lone_gunman_reveals_the_us_hand_to_the_ussr_only_then_one_op():
     state = pos(hands={"ussr": ["lone_gunman", "fidel"], "us": ["nato", "camp_david_accords"]},
                 effects=["red_scare:ussr:turn"])
@@ -127,6 +132,7 @@ def test_lone_gunman_reveals_the_us_hand_to_the_ussr_only_then_one_op():
     assert state.removed == (card("lone_gunman"),)
 
 
+@proves("lone_gunman")
 def test_lone_gunman_fired_by_a_us_ops_play():
     state = pos(phasing="us", hands={"us": ["lone_gunman", "nato"], "ussr": ["fidel"]})
     play(state, "card:lone_gunman", "use:influence:event_first")
@@ -143,6 +149,7 @@ def test_lone_gunman_fired_by_a_us_ops_play():
 # -- #63 Colonial Rear Guards -------------------------------------------------------------------
 
 
+@proves("colonial_rear_guards")
 def test_colonial_rear_guards_four_different_countries_in_africa_or_southeast_asia():
     state = pos(phasing="us", hands={"us": ["colonial_rear_guards", "nato"]})
     play(state, "card:colonial_rear_guards", "use:event")
@@ -163,6 +170,7 @@ def test_colonial_rear_guards_four_different_countries_in_africa_or_southeast_as
 # -- #64 Panama Canal Returned ------------------------------------------------------------------
 
 
+@proves("panama_canal_returned")
 def test_panama_canal_returned():
     state = pos(phasing="us", hands={"us": ["panama_canal_returned", "nato"]}, influence={"venezuela": (0, 2)})
     play(state, "card:panama_canal_returned", "use:event")
@@ -176,6 +184,7 @@ def test_panama_canal_returned():
 # -- #65 Camp David Accords ---------------------------------------------------------------------
 
 
+@proves("camp_david_accords")
 def test_camp_david_accords_vp_influence_and_arab_israeli_war_blocked():
     state = pos(phasing="us", hands={"us": ["camp_david_accords", "nato"], "ussr": ["arab_israeli_war", "fidel"]},
                 vp=-2, influence={"egypt": (0, 2)})
@@ -199,6 +208,7 @@ def test_camp_david_accords_vp_influence_and_arab_israeli_war_blocked():
 # -- #66 Puppet Governments ---------------------------------------------------------------------
 
 
+@proves("puppet_governments")
 def test_puppet_governments_only_countries_without_any_influence():
     state = pos(phasing="us", hands={"us": ["puppet_governments", "nato"]},
                 influence={"burma": (0, 1), "nigeria": (1, 0), "haiti": (1, 1)})
@@ -220,6 +230,7 @@ def test_puppet_governments_only_countries_without_any_influence():
     assert state.removed == (card("puppet_governments"),)
 
 
+@proves("puppet_governments")
 def test_puppet_governments_may_stop_early():
     state = pos(phasing="us")
     run_event(state, "puppet_governments", "us", "country:chile", "done")
@@ -231,6 +242,7 @@ def test_puppet_governments_may_stop_early():
 # -- #67 Grain Sales to Soviets -----------------------------------------------------------------------
 
 
+@proves("grain_sales_to_soviets")
 def test_grain_sales_the_us_plays_the_drawn_card_as_its_own():
     state = spare_pos(phasing="us", hands={"us": ["grain_sales_to_soviets"], "ussr": ["duck_and_cover", "comecon"]})
     play(state, "card:grain_sales_to_soviets", "use:event")
@@ -249,6 +261,7 @@ def test_grain_sales_the_us_plays_the_drawn_card_as_its_own():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("grain_sales_to_soviets")
 def test_grain_sales_returned_card_then_the_us_uses_two_ops_with_its_modifiers():
     state = spare_pos(phasing="us", hands={"us": ["grain_sales_to_soviets"], "ussr": ["comecon"]})
     play(state, "card:grain_sales_to_soviets", "use:event", "card:comecon", "choice:return")
@@ -265,6 +278,7 @@ def test_grain_sales_returned_card_then_the_us_uses_two_ops_with_its_modifiers()
     assert influence(state, "uk") == (8, 0) and step(state) != "influence"
 
 
+@proves("how_i_learned_to_stop_worrying", "grain_sales_to_soviets")
 def test_grain_sales_triggered_by_the_ussr_how_i_learned_to_defcon_one_makes_the_ussr_lose():
     state = spare_pos(hands={"ussr": ["grain_sales_to_soviets", "how_i_learned_to_stop_worrying"]}, defcon=3)
     play(state, "card:grain_sales_to_soviets", "use:influence:event_first",
@@ -277,6 +291,7 @@ def test_grain_sales_triggered_by_the_ussr_how_i_learned_to_defcon_one_makes_the
 # -- #68 John Paul II Elected Pope --------------------------------------------------------------
 
 
+@proves("john_paul_ii_elected_pope")
 def test_john_paul_ii_poland_and_solidarity_enabled():
     state = pos(phasing="us", hands={"us": ["john_paul_ii_elected_pope", "nato"]}, influence={"poland": (0, 3)})
     assert CD.CARD_BY_NUMBER[card("solidarity")].prerequisite == (card("john_paul_ii_elected_pope"),)
@@ -292,6 +307,7 @@ def test_john_paul_ii_poland_and_solidarity_enabled():
 # -- #69 Latin American Death Squads ------------------------------------------------------------
 
 
+@proves("latin_american_death_squads")
 def test_death_squads_plus_one_for_the_player_minus_one_for_the_opponent():
     state = pos(rounds=4, hands={"ussr": ["latin_american_death_squads", "decolonization", "fidel"],
                                  "us": ["nato", "containment"]},
@@ -348,6 +364,7 @@ def test_death_squads_end_with_the_turn():
 # -- #70 OAS Founded ----------------------------------------------------------------------------
 
 
+@proves("oas_founded")
 def test_oas_founded_two_in_central_or_south_america_split_allowed():
     state = pos(phasing="us", hands={"us": ["oas_founded", "nato"]})
     play(state, "card:oas_founded", "use:event")
@@ -363,6 +380,7 @@ def test_oas_founded_two_in_central_or_south_america_split_allowed():
     assert step(state) == "action_round"
 
 
+@proves("nixon_plays_the_china_card")
 def test_nixon_takes_the_china_card_face_down_from_the_ussr():
     state = spare_pos(phasing="us")
     run_event(state, "nixon_plays_the_china_card", "us")
@@ -370,6 +388,7 @@ def test_nixon_takes_the_china_card_face_down_from_the_ussr():
     assert "card:the_china_card" not in keys(state)
 
 
+@proves("nixon_plays_the_china_card")
 def test_nixon_with_the_us_holding_it_gives_two_vp():
     state = spare_pos(phasing="us")
     state.china, state.china_face_up = US, False
@@ -385,9 +404,27 @@ def test_nixon_with_the_us_holding_it_gives_two_vp():
 # -- #72 Sadat Expels Soviets -------------------------------------------------------------------
 
 
+@proves("sadat_expels_soviets")
 def test_sadat_expels_soviets():
     state = pos(phasing="us", hands={"us": ["sadat_expels_soviets", "nato"]}, influence={"egypt": (1, 4)})
     play(state, "card:sadat_expels_soviets", "use:event")
     assert influence(state, "egypt") == (2, 0)
     assert state.removed == (card("sadat_expels_soviets"),)
     assert step(state) == "action_round"
+
+
+# -- more proofs (the card audit: a test resolves the event and asserts on its effect) ------------
+
+
+@proves("grain_sales_to_soviets", "central_america_scoring")
+def test_grain_sales_a_stolen_scoring_card_played_by_the_us_scores():
+    state = spare_pos(phasing="us", hands={"us": ["grain_sales_to_soviets", "nato"],
+                                           "ussr": ["central_america_scoring"]},
+                      setup_influence=False, influence={"panama": (2, 0), "cuba": (0, 3)})
+    play(state, "card:grain_sales_to_soviets", "use:event", "card:central_america_scoring", "choice:play")
+    assert keys(state) == ["use:event"]  # a scoring card: its event only
+    play(state, "use:event")
+    # US: Presence 1 + 1 bg (Panama) = 2; USSR: Presence 1 + 1 bg + 1 border (Cuba) = 3
+    assert state.vp == 2 - 3
+    assert state.hands[USSR] == ()
+    assert state.discard == (card("central_america_scoring"), card("grain_sales_to_soviets"))

@@ -4,8 +4,8 @@ card and branch, against cards.md §4, §8 and §11 (#60-72 in test_mid_war_60_7
 from __future__ import annotations
 
 from kits.ts_positions import (
-    GAME, SIDE, card, country_keys, history, influence, keys, play, position, region_keys, run_event,
-    spare_position, step, who,
+    GAME, SIDE, card, country_keys, history, influence, keys, play, position, proves, region_keys,
+    run_event, spare_position, step, who,
 )
 
 from standoff.server.games.twilight_struggle import board as B
@@ -52,6 +52,7 @@ def shuttle_position(influence, scoring: str):
     return state
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_stays_out_until_used():
     state = shuttle_position(ME, "middle_east_scoring")
     assert "shuttle_diplomacy" in state.effects
@@ -61,6 +62,7 @@ def test_shuttle_diplomacy_stays_out_until_used():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_at_middle_east_scoring():
     state = shuttle_position(ME, "middle_east_scoring")
     assert B.score_region(state, M.MIDDLE_EAST)[:2] == (4, 7)  # without it: net -3
@@ -76,6 +78,7 @@ def test_shuttle_diplomacy_at_middle_east_scoring():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_at_asia_scoring_southeast_asian_battleground():
     state = shuttle_position(ASIA, "asia_scoring")
     assert B.score_region(state, M.ASIA)[:2] == (4, 9)  # without it: net -5
@@ -87,6 +90,7 @@ def test_shuttle_diplomacy_at_asia_scoring_southeast_asian_battleground():
     assert card("shuttle_diplomacy") in state.discard
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_only_once_then_scoring_is_normal():
     state = shuttle_position({**ME, **ASIA}, "middle_east_scoring")
     play(state, "card:middle_east_scoring", "use:event", "choice:libya")
@@ -97,6 +101,7 @@ def test_shuttle_diplomacy_only_once_then_scoring_is_normal():
     assert state.discard.count(card("shuttle_diplomacy")) == 1
 
 
+@proves("asia_scoring", "shuttle_diplomacy")
 def test_shuttle_diplomacy_headlined_against_an_asia_scoring_headline():
     state = pos(phasing="us", setup_influence=False, influence=ASIA)
     state.headline = [card("asia_scoring"), card("shuttle_diplomacy")]
@@ -112,6 +117,7 @@ def test_shuttle_diplomacy_headlined_against_an_asia_scoring_headline():
     assert step(state) == "action_round"
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_used_up_even_without_a_ussr_battleground():
     state = shuttle_position({"israel": (4, 0), "syria": (0, 2)}, "middle_east_scoring")
     play(state, "card:middle_east_scoring", "use:event")
@@ -140,6 +146,7 @@ def test_shuttle_diplomacy_not_used_by_final_scoring():
     assert "shuttle_diplomacy" in state.effects
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_fired_by_a_ussr_ops_play_stays_out_for_the_us():
     state = pos(hands={"ussr": ["shuttle_diplomacy", "fidel"]})
     play(state, "card:shuttle_diplomacy", "use:influence:event_after",
@@ -149,6 +156,7 @@ def test_shuttle_diplomacy_fired_by_a_ussr_ops_play_stays_out_for_the_us():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("shuttle_diplomacy")
 def test_shuttle_diplomacy_event_without_dispose_frame_takes_the_card_off_the_discard_pile():
     state = pos(phasing="us")
     state.discard = (card("fidel"), card("shuttle_diplomacy"))
@@ -160,6 +168,7 @@ def test_shuttle_diplomacy_event_without_dispose_frame_takes_the_card_off_the_di
 # -- #74 The Voice of America -------------------------------------------------------------------
 
 
+@proves("the_voice_of_america")
 def test_voice_of_america_outside_europe_at_most_two_each():
     state = pos(phasing="us", hands={"us": ["the_voice_of_america", "nato"]},
                 influence={"cuba": (0, 1), "angola": (0, 3)})
@@ -179,6 +188,7 @@ def test_voice_of_america_outside_europe_at_most_two_each():
     assert state.discard == (card("the_voice_of_america"),)
 
 
+@proves("the_voice_of_america")
 def test_voice_of_america_with_little_ussr_influence_outside_europe():
     state = pos(phasing="us", setup_influence=False, influence={"iraq": (0, 1), "poland": (0, 4)})
     run_event(state, "the_voice_of_america", "us", "country:iraq")
@@ -189,6 +199,7 @@ def test_voice_of_america_with_little_ussr_influence_outside_europe():
 # -- #75 Liberation Theology --------------------------------------------------------------------
 
 
+@proves("liberation_theology")
 def test_liberation_theology_three_in_central_america_max_two_each():
     state = pos(hands={"ussr": ["liberation_theology", "fidel"]})
     play(state, "card:liberation_theology", "use:event")
@@ -203,6 +214,7 @@ def test_liberation_theology_three_in_central_america_max_two_each():
     assert state.discard == (card("liberation_theology"),)
 
 
+@proves("ussuri_river_skirmish")
 def test_ussuri_takes_the_china_card_face_up_from_the_ussr():
     state = spare_pos(phasing="us")
     run_event(state, "ussuri_river_skirmish", "us")
@@ -210,6 +222,7 @@ def test_ussuri_takes_the_china_card_face_up_from_the_ussr():
     assert "card:the_china_card" in keys(state)
 
 
+@proves("ussuri_river_skirmish")
 def test_ussuri_with_the_us_holding_it_adds_four_in_asia_at_most_two_per_country():
     state = spare_pos(phasing="us")
     state.china = US
@@ -227,6 +240,7 @@ def test_ussuri_with_the_us_holding_it_adds_four_in_asia_at_most_two_per_country
 # -- #77 "Ask Not What Your Country Can Do For You" -----------------------------------------------
 
 
+@proves("ask_not_what_your_country_can_do_for_you")
 def test_ask_not_discards_without_events_then_draws_as_many_seen_by_the_us_only():
     state = spare_pos(phasing="us", hands={"us": ["ask_not_what_your_country_can_do_for_you", "asia_scoring", "fidel",
                                                  "truman_doctrine"]})
@@ -250,6 +264,7 @@ def test_ask_not_discards_without_events_then_draws_as_many_seen_by_the_us_only(
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("ask_not_what_your_country_can_do_for_you")
 def test_ask_not_reshuffles_the_discard_pile_when_the_deck_runs_out():
     state = spare_pos(phasing="us", hands={"us": ["ask_not_what_your_country_can_do_for_you", "fidel", "nasser"]})
     state.deck = (card("blockade"),)
@@ -264,6 +279,7 @@ def test_ask_not_reshuffles_the_discard_pile_when_the_deck_runs_out():
     assert state.deck == cards("fidel", "nasser") and state.discard == ()
 
 
+@proves("ask_not_what_your_country_can_do_for_you")
 def test_ask_not_with_no_discard_draws_nothing():
     state = spare_pos(phasing="us", hands={"us": ["ask_not_what_your_country_can_do_for_you", "fidel"]})
     deck = state.deck
@@ -275,6 +291,7 @@ def test_ask_not_with_no_discard_draws_nothing():
 # -- #78 Alliance for Progress ------------------------------------------------------------------
 
 
+@proves("alliance_for_progress")
 def test_alliance_for_progress_one_vp_per_us_battleground_in_the_americas():
     state = pos(phasing="us", hands={"us": ["alliance_for_progress", "nato"]}, vp=1,
                 influence={"mexico": (2, 0), "panama": (3, 1), "venezuela": (2, 0), "chile": (3, 1),
@@ -287,6 +304,7 @@ def test_alliance_for_progress_one_vp_per_us_battleground_in_the_americas():
     assert step(state) == "action_round"
 
 
+@proves("alliance_for_progress")
 def test_alliance_for_progress_without_battlegrounds_is_still_played():
     state = pos(phasing="us", hands={"us": ["alliance_for_progress", "nato"]})
     play(state, "card:alliance_for_progress", "use:event")
@@ -298,6 +316,7 @@ def test_alliance_for_progress_without_battlegrounds_is_still_played():
 # -- #80 "One Small Step..." -------------------------------------------------------------------------------
 
 
+@proves("one_small_step")
 def test_one_small_step_two_boxes_with_only_the_second_boxs_vp():
     state = spare_pos(hands={"ussr": ["one_small_step"]})
     state.space = [0, 2]
@@ -310,6 +329,7 @@ def test_one_small_step_two_boxes_with_only_the_second_boxs_vp():
     assert state.space == [4, 5] and state.vp == 3  # Lunar Orbit first: 3 VP
 
 
+@proves("one_small_step")
 def test_one_small_step_to_the_last_box_and_the_ability_of_a_box_passed():
     state = spare_pos(hands={"ussr": ["one_small_step"]})
     state.space = [7, 8]
@@ -337,6 +357,7 @@ def test_one_small_step_not_an_event_unless_strictly_behind():
 CHE = {"guatemala": (1, 0), "bolivia": (2, 0), "nigeria": (1, 0), "morocco": (1, 0)}
 
 
+@proves("che")
 def test_che_two_coups():
     state = pos(defcon=3, hands={"ussr": ["che", "fidel"]}, influence=CHE)
     play(state, "card:che", "use:event")
@@ -357,6 +378,7 @@ def test_che_two_coups():
     assert state.discard == (card("che"),)  # not starred
 
 
+@proves("che")
 def test_che_no_second_coup_when_the_first_removed_nothing():
     state = pos(hands={"ussr": ["che", "fidel"]}, influence=CHE)
     play(state, "card:che", "use:event", "country:bolivia", "die:1")  # 1 + 3 - 4 = 0
@@ -365,6 +387,7 @@ def test_che_no_second_coup_when_the_first_removed_nothing():
     assert step(state) == "action_round" and who(state) == "us"
 
 
+@proves("che")
 def test_che_second_coup_may_be_declined_and_the_first_too():
     state = pos(influence=CHE)
     run_event(state, "che", "ussr", "country:morocco", "die:4", "done")  # 4 + 3 - 6 = 1
@@ -376,6 +399,7 @@ def test_che_second_coup_may_be_declined_and_the_first_too():
     assert step(state) == "action_round"
 
 
+@proves("che")
 def test_che_without_targets_does_nothing():
     state = pos()  # set-up: no US influence in a non-battleground of the three regions
     run_event(state, "che", "ussr")
@@ -397,6 +421,7 @@ def test_che_ops_modifiers_and_death_squads():
     assert keys(state) == country_keys("morocco", "guatemala") + ["done"]
 
 
+@proves("che")
 def test_che_fired_by_a_us_ops_play():
     state = pos(phasing="us", hands={"us": ["che", "nato"]}, influence=CHE)
     play(state, "card:che", "use:influence:event_first")
@@ -406,9 +431,11 @@ def test_che_fired_by_a_us_ops_play():
     assert influence(state, "guatemala") == (0, 6)  # 6 + 3 - 2 = 7: 1 US removed, 6 USSR added
     assert state.milops[USSR] == 3
     play(state, "done")
+    assert influence(state, "guatemala") == (0, 6) and state.milops[USSR] == 3  # the second coup declined
     assert step(state) == "influence" and who(state) == "us"
 
 
+@proves("che")
 def test_che_under_the_cuban_missile_crisis_may_decline():
     state = pos(influence=CHE, effects=["cuban_missile_crisis:ussr:turn"])
     run_event(state, "che", "ussr", "done")
@@ -433,6 +460,7 @@ def test_our_man_in_tehran_unplayable_without_middle_east_control():
     assert "use:event" not in keys(state)
 
 
+@proves("our_man_in_tehran")
 def test_our_man_in_tehran_draw_five_discard_some_return_the_rest():
     state = pos(phasing="us", hands={"us": ["our_man_in_tehran", "nato"]}, influence={"jordan": (2, 0)})
     deck = tuple(card(c) for c in ("comecon", "nasser", "blockade", "korean_war", "asia_scoring",
@@ -464,6 +492,7 @@ def test_our_man_in_tehran_draw_five_discard_some_return_the_rest():
     assert step(state) == "action_round" and who(state) == "ussr"
 
 
+@proves("our_man_in_tehran")
 def test_our_man_in_tehran_short_deck_and_discarding_everything():
     state = pos(phasing="us", influence={"iran": (2, 0)})
     state.deck = (card("comecon"), card("nasser"))
@@ -477,9 +506,34 @@ def test_our_man_in_tehran_short_deck_and_discarding_everything():
     assert state.deck == ()
 
 
+@proves("our_man_in_tehran")
 def test_our_man_in_tehran_empty_deck():
     state = pos(phasing="us", influence={"iran": (2, 0)})
     state.deck = ()
     run_event(state, "our_man_in_tehran", "us")
     assert step(state) == "action_round"
     assert state.deck == () and state.discard == ()
+
+
+# -- more proofs (the card audit: a test resolves the event and asserts on its effect) ------------
+
+
+@proves("shuttle_diplomacy", "asia_scoring")
+def test_shuttle_diplomacy_ignored_japan_takes_its_battleground_and_border_bonus_with_it():
+    state = shuttle_position({"japan": (0, 4), "north_korea": (0, 3), "burma": (0, 2), "australia": (4, 0)},
+                             "asia_scoring")
+    play(state, "card:asia_scoring", "use:event")
+    assert keys(state) == ["choice:japan", "choice:north_korea"]  # map order
+    play(state, "choice:japan")
+    # Japan ignored: USSR 2 countries (North Korea bg, Burma) vs 1 (Australia) -> Domination 7
+    # + 1 bg = 8 (no Japan bonus); US: Presence 3.  (Without it: 7 + 2 bg + 1 Japan = 10.)
+    assert state.vp == 3 - 8
+    assert card("shuttle_diplomacy") in state.discard
+
+
+@proves("liberation_theology")
+def test_liberation_theology_three_in_three_countries():
+    state = pos(setup_influence=False)
+    run_event(state, "liberation_theology", "ussr", "country:cuba", "country:haiti", "country:mexico")
+    assert [influence(state, c) for c in ("cuba", "haiti", "mexico")] == [(0, 1), (0, 1), (0, 1)]
+    assert step(state) == "action_round"
