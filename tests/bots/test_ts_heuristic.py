@@ -1,24 +1,31 @@
 """The ``ts-heuristic`` Twilight Struggle bot: legal answers from wire-decoded views in odd
 positions, determinism given its seed, DEFCON safety (never a suicide), scoring cards never held,
-military operations, a few positions it must get right, and a bounded match against ``random``."""
+military operations, a few positions it must get right, and a bounded match against ``random``;
+and its package: tables that are the engine's, region scoring that agrees with the engine's,
+small documented modules."""
 
 from __future__ import annotations
 
+import ast
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+import standoff.bots.ts_heuristic as PACKAGE
 from standoff.bots.random_bot import RandomBot
-from standoff.bots.ts_heuristic import TSHeuristicBot, read_view
+from standoff.bots.ts_heuristic import WIN, Ctx, TSHeuristicBot, read_view
+from standoff.bots.ts_heuristic import data as DATA
 from standoff.sdk.views import as_dict
 from standoff.server.core.flow import iter_history
 from standoff.server.games import get_game
 from standoff.server.games.twilight_struggle import board as GAME_BOARD
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import map_data as M
+from standoff.server.games.twilight_struggle import ops as GAME_OPS
 from standoff.server.games.twilight_struggle.rules import make_rules
-from standoff.server.games.twilight_struggle.state import US, USSR, TSState
+from standoff.server.games.twilight_struggle.state import NOBODY, US, USSR, TSState
 from standoff.server.local import play_match
 from standoff.server.wire import encode_view
 
@@ -366,3 +373,69 @@ def test_beats_random():
         if outcome.winner != mine:
             assert outcome.termination not in ("defcon", "held_scoring_card", "cuban_missile_crisis"), outcome
     assert score / 40 >= 0.85
+
+
+# --- the package: the engine's tables, small modules ---------------------------------------------
+
+
+def test_tables_are_the_engines():
+    """The space race table and the superpower neighbours are the engine's own objects; the
+    tables derived from map and card data say what the engine's data says."""
+    assert DATA.SPACE is GAME_OPS.SPACE
+    assert DATA.OWN_SPACE[USSR] is GAME_OPS.OWN_SPACE[USSR] and DATA.OWN_SPACE[US] is GAME_OPS.OWN_SPACE[US]
+    assert DATA.REGIONS == M.REGIONS and DATA.SIDE == SIDE
+    assert DATA.STAB == GAME_BOARD.STABILITY and DATA.BG == GAME_BOARD.BATTLEGROUND
+    assert [DATA.SCORING[DATA.RIDX[r]] for r in M.REGIONS] == [M.SCORING[r] for r in M.REGIONS]
+    # every region scoring card scores its own region; Southeast Asia Scoring is apart
+    assert set(DATA.SCORING_REGION) == set(CD.SCORING_CARDS) - {card("southeast_asia_scoring")}
+    assert sorted(DATA.SCORING_REGION.values()) == list(range(len(M.REGIONS)))
+    for number, region in DATA.SCORING_REGION.items():
+        assert CD.CARD_BY_NUMBER[number].id == M.REGIONS[region].lower().replace(" ", "_") + "_scoring"
+    assert {M.REGIONS[r] for r in DATA.MID_REGIONS} == {M.AFRICA, M.CENTRAL_AMERICA, M.SOUTH_AMERICA}
+    assert DATA.DEFCON_DROPPERS == {card("duck_and_cover"), card("we_will_bury_you"), card("soviets_shoot_down_kal_007")}
+
+
+@pytest.mark.parametrize("role", ["ussr", "us"])
+def test_scoring_agrees_with_the_engine(role):
+    """The bot's region scoring over influence lists (Ctx.score_net) gives the engine's net VP
+    (board.score_region, board.southeast_asia_scoring) on random boards, Europe control as a win
+    and Formosan Resolution included."""
+    rng = random.Random(11 if role == "ussr" else 12)
+    me = SIDE[role]
+    bot = TSHeuristicBot(0)
+    seen = Counter()
+    for trial in range(150):
+        effects = ("formosan_resolution",) if trial % 2 else ()
+        state = position(hands={"ussr": [], "us": []}, effects=effects)
+        lean = rng.random()
+        for i, c in enumerate(M.COUNTRIES):
+            roll = rng.random()
+            if roll < 0.8 * lean:
+                us, ussr = c.stability + rng.randrange(3), rng.randrange(2)
+            elif roll < 0.8:
+                us, ussr = rng.randrange(2), c.stability + rng.randrange(3)
+            else:
+                us, ussr = rng.randrange(4), rng.randrange(4)
+            state.inf[US][i], state.inf[USSR][i] = us, ussr
+        x = Ctx(bot, read_view(wire_view(state, role)), None)
+        for number, region in DATA.SCORING_REGION.items():
+            us_vp, ussr_vp, europe = GAME_BOARD.score_region(state, M.REGIONS[region])
+            if europe != NOBODY:
+                expected = WIN if europe == me else -WIN
+                seen["europe control"] += 1
+            else:
+                expected = float(us_vp - ussr_vp if me == US else ussr_vp - us_vp)
+            assert x.score_net(number) == expected, (trial, M.REGIONS[region])
+        us_vp, ussr_vp = GAME_BOARD.southeast_asia_scoring(state)
+        assert x.score_net(card("southeast_asia_scoring")) == float(us_vp - ussr_vp if me == US else ussr_vp - us_vp)
+    assert seen["europe control"] >= 1
+
+
+def test_package_modules_are_small_and_documented():
+    folder = Path(PACKAGE.__file__).parent
+    modules = sorted(folder.glob("*.py"))
+    assert len(modules) >= 8
+    for path in modules:
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 800, path.name
+        assert ast.get_docstring(ast.parse(text)), path.name
