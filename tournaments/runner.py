@@ -49,7 +49,6 @@ from ..server.plugins import PLUGINS_ENV
 from ..server.core.seeds import derive_seed
 from .config import TournamentConfig, is_remote, remote_name
 from .executors import MatchCrashed, MatchExecutor, RunError, make_executor, store_records
-from .executors import Worker, WorkerPool  # noqa: F401 - re-exported: they used to live here
 from .model import MatchSpec, Result
 from .ratings import elo_update
 from ..server.ledger import LedgerWriter, digests
