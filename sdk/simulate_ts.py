@@ -25,28 +25,35 @@ Operations; then random re-deals), keeping every card a public fact needs.
 
 Knowledge (``known``): the cards the role knows to be in the other hand, kept in every sample: the
 whole hand it saw through CIA Created / Lone Gunman or Aldrich Ames Remix (the view's
-``opponent_hand``, which ``TwilightStruggle.determinize`` keeps too), the scoring cards The
-Cambridge Five showed, and cards that went there in public (Missile Envy, a Grain Sales card given
-back, SALT's pick...), each for as long as it stays in that hand (while the other headline is
-secret, it may be one of them). ``determinize`` keeps only the Aldrich Ames hand; the rest is what
-the role knows as well. Conservative, i.e. not used to narrow the re-deal: negative knowledge
-(after The Cambridge Five the US holds no *other* scoring card until it draws again; nobody held a
-scoring card at the last turn's end), what the other side's past options imply (UN Intervention
-needed an opponent card...), and the engine's headline filters (a secret headline is any card with
-a headline flag). The re-deal is uniform over the deals consistent with the view and ``known``;
-when the pending decision is not the role's own, re-deals that change it are rejected (its step
-can tell that a hand had no playable card).
+``opponent_hand``), the scoring cards The Cambridge Five showed, and cards that went there in
+public (Missile Envy, a Grain Sales card given back, SALT's pick...), each for as long as it stays
+in that hand (while the other headline is secret, it may be one of them). The engine keeps the
+same record in its state (``TSState.known``), which ``TwilightStruggle.determinize`` uses: the
+two agree (tests/bots/test_simulate_ts.py checks it over whole games). Conservative, i.e. not
+used to narrow the re-deal: negative knowledge (after The Cambridge Five the US holds no *other*
+scoring card until it draws again; nobody held a scoring card at the last turn's end), what the
+other side's past options imply (UN Intervention needed an opponent card...), and the engine's
+headline filters (a secret headline is any card with a headline flag).
+
+The re-deal is the engine's (``standoff.server.games.twilight_struggle.determinize``: one
+implementation for ``TwilightStruggle.determinize`` and :meth:`TSBelief.sample`): uniform over
+the deals consistent with the view and ``known``, the other side's secret headline included (a
+known card may be it, with the weight that keeps the deal uniform), Our Man in Tehran's drawn
+cards re-dealt for the USSR, the cards a pending choice of the other side lists from its hand
+kept; when the pending decision is not the role's own, re-deals that change it are rejected (its
+step can tell that a hand had no playable card).
 
 What a sample does not hold: the other side's *past* hidden cards (its draws in a sample's
 history are fillers: the role's view of the sample is exact, the other side's is not meaningful).
 
-Rules options that are not part of a view: ``chinese_civil_war`` is inferred exactly (the China
-Card's holder, the variant's claim in the history), ``bid`` from the history's ``bid`` entries
-(while the bid is still being placed, the amount left is unknown: one more is assumed, by the
-role itself if it has not started),
-``optional_cards`` from any optional card (#104-110) seen, else both are tried ("on" first) and the
-first replay that reproduces the view wins; ``end_turn`` cannot be inferred (the default, 10, is
-used: a rollout then plays to turn 10): pass the match's options.
+Rules: a view carries its match's rules (``rules``: optional cards, Chinese Civil War, bid, last
+turn), and those are used; ``options`` (the match's, out of band) are still accepted for views of
+older servers, which lack the field. For those, ``chinese_civil_war`` is inferred exactly (the
+China Card's holder, the variant's claim in the history), ``bid`` from the history's ``bid``
+entries (while the bid is still being placed, the amount left is unknown: one more is assumed, by
+the role itself if it has not started), ``optional_cards`` from any optional card (#104-110) seen,
+else both are tried ("on" first) and the first replay that reproduces the view wins; ``end_turn``
+cannot be inferred (the default, 10, is used): pass the match's options.
 """
 
 from __future__ import annotations
@@ -55,9 +62,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ..server.games.twilight_struggle.state import USSR
+from ..server.games.twilight_struggle import determinize as D
 from .types import SimulationError
-from .simulate_ts_cards import _BY_ID, _HAND_CHOICES, _TEHRAN, _eligible
 from .simulate_ts_cards import HIDDEN_CARD as HIDDEN_CARD, HIDDEN_HAND as HIDDEN_HAND  # re-exported
 from .simulate_ts_replay import _Replay
 from .simulate_ts_rules import candidate_rules, infer_rules
@@ -86,77 +92,23 @@ class TSBelief:
             self.rules = candidate
             self.state = replay.state
             self.me = replay.me
-            known = set(replay.known)
-            top = self.state.stack[-1] if self.state.stack else ("",)
-            if top[0] == "ev_choice" and top[2] in _HAND_CHOICES:
-                # a pending choice among the other hand's cards lists them: keep them there
-                hand = self.state.hands[replay.them]
-                known.update(_BY_ID[k].number for k in top[3] if k in _BY_ID and _BY_ID[k].number in hand)
-            self.known = frozenset(known)
+            # a pending choice among the other hand's cards lists them: keep them there
+            self.known = frozenset(set(replay.known) | D.listed_in_pending_choice(self.state, replay.them))
             self.secret_headline = replay.secret_headline()
             return
         assert error is not None
         raise error
 
     def sample(self, rng: random.Random) -> Any:
-        """A re-deal; when the pending decision is not the role's own, its step may tell about
-        the other hand (a round skipped for want of cards): re-deals that change it are
-        rejected (after 50, the replayed state's own hidden cards are kept)."""
-        game, state = self.game, self.state
-        want = game.decision(state)
-        want_key = None if want is None else (want.role, want.step, len(state.stack))
-        for _ in range(50):
-            sample = redeal(state, self.me, self.known, self.secret_headline, rng)
-            got = game.decision(sample)
-            if (None if got is None else (got.role, got.step, len(sample.stack))) == want_key:
-                return sample
-        return state.copy()
+        """A re-deal (the engine's own, :func:`redeal` / ``determinize.resample``); when the
+        pending decision is not the role's own, its step may tell about the other hand (a round
+        skipped for want of cards): re-deals that change it are rejected (after 50, the replayed
+        state's own hidden cards are kept)."""
+        return D.resample(self.game, self.state, self.me, self.known, self.secret_headline, rng)
 
 
 # -- the re-deal ---------------------------------------------------------------------------------------
 
-
-def redeal(state: Any, me: int, known: frozenset[int] | set[int], secret_headline: bool,
-           rng: random.Random) -> Any:
-    """A copy of ``state`` with every card ``me`` cannot see re-dealt uniformly among the places
-    it could be: the other hand (except ``known`` cards), the draw pile, the other side's secret
-    headline (any card with a headline flag, a known card included: uniform over the possible
-    deals) and, for the USSR, Our Man in Tehran's drawn cards. Counts stay."""
-    them = 1 - me
-    new = state.copy()
-    hand = state.hands[them]
-    kept = [c for c in hand if c in known]
-    pool = [c for c in hand if c not in known] + list(state.deck)
-    frames = [i for i, f in enumerate(state.stack) if f[0] in _TEHRAN] if me == USSR else []
-    for i in frames:
-        pool.extend(state.stack[i][-1])
-    if secret_headline:
-        pool.append(state.headline[them])
-    rng.shuffle(pool)
-    slots = len(hand) - len(kept)
-    if secret_headline:
-        # Uniform over deals: a known card is the headline in C(P, m+1) deals, a pool card in
-        # C(P-1, m) (P pool cards, m free hand slots): weights P/(m+1) and 1.
-        mine = [c for c in kept if _eligible(c)]
-        theirs = [i for i, c in enumerate(pool) if _eligible(c)]
-        weight = len(mine) * len(pool) / (slots + 1)
-        if mine and rng.random() * (weight + len(theirs)) < weight:
-            headline = rng.choice(mine)
-            kept.remove(headline)
-            slots += 1
-        elif theirs:
-            headline = pool.pop(theirs[0])  # the pool is shuffled: its first eligible card is uniform
-        else:
-            headline = state.headline[them]
-            pool.remove(headline)
-        new.headline[them] = headline
-    new.hands[them] = tuple(sorted(kept + pool[:slots]))
-    rest = pool[slots:]
-    for i in frames:
-        frame = state.stack[i]
-        count = len(frame[-1])
-        new.stack[i] = frame[:-1] + (tuple(rest[:count]),)
-        rest = rest[count:]
-    new.deck = tuple(sorted(rest))
-    new.pending = None
-    return new
+#: The engine's re-deal (``standoff.server.games.twilight_struggle.determinize.redeal``), which
+#: ``TwilightStruggle.determinize`` uses too: ``redeal(state, me, known, secret_headline, rng)``.
+redeal = D.redeal

@@ -8,6 +8,7 @@ Shared by the rules inference, the replay and the re-deal.
 from __future__ import annotations
 
 from ..server.games.twilight_struggle import card_data as CD
+from ..server.games.twilight_struggle import determinize as D
 from .types import SimulationError
 
 HIDDEN_CARD = "card:hidden"
@@ -16,11 +17,9 @@ _CARD = CD.CARD_BY_NUMBER
 _BY_ID = CD.CARD_BY_ID
 _OPTIONAL = frozenset(CD.OPTIONAL_CARDS)
 _DRAWS = ("deal", "tehran_draw")  # chance decisions that draw from the draw pile
-_TEHRAN = ("tehran_draw", "tehran_discard")  # frames holding Our Man in Tehran's drawn cards
+_TEHRAN = D.TEHRAN_FRAMES  # frames holding Our Man in Tehran's drawn cards
 #: event choices whose keys list cards of a hand (``choice:<card id>``), and maybe a last other key
-_HAND_CHOICES = frozenset(
-    ("un_intervention", "trap_discard", "missile_envy", "latin_american_debt_crisis", "aldrich_ames_remix", "blockade")
-)
+_HAND_CHOICES = D.HAND_CHOICES
 _ATTEMPTS = 40  # tries per decision when the engine's consequences of a hidden hand differ
 _NEVER = 1 << 30
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..server.core.game import CHANCE
 from ..server.games.twilight_struggle import ops as O
-from ..server.games.twilight_struggle.game import _headline_revealed
+from ..server.games.twilight_struggle.determinize import headline_revealed as _headline_revealed
 from ..server.games.twilight_struggle.state import USSR
 from .types import SimulationError
 from .simulate_ts_cards import (
@@ -113,6 +113,9 @@ class _Replay:
         hand = state.hands[them]
         if a in hand or b in hand:
             state.hands[them] = tuple(sorted(map(sw, hand)))
+        known = state.known[them]  # the engine's own record of what the role saw there
+        if a in known or b in known:
+            state.known[them] = frozenset(map(sw, known))
         if a in state.deck or b in state.deck:
             state.deck = tuple(sorted(map(sw, state.deck)))
         if state.headline[them] in (a, b):
@@ -459,8 +462,11 @@ class _Replay:
         # What the role now knows of the other hand.
         after = state.hands[self.them]
         known = {c for c in self.known if c in after}
-        if key != HIDDEN_CARD:
-            known.update(c for c in after if c not in before)  # put there in public
+        if not (role == CHANCE and step in _DRAWS):
+            # Put there in public: a hidden draw is the only hidden way into that hand (a card
+            # may enter it while a hidden decision applies: Missile Envy given in the headline
+            # phase, resolved with the other side's secret headline choice).
+            known.update(c for c in after if c not in before)
         for _, lrole, lstep, lkey in logs:
             if lrole == self.them_role and lstep in ("reveal_hand", "reveal_scoring_cards") and lkey != HIDDEN_HAND:
                 known.update(c for c in _hand_cards(lkey) if c in after)
@@ -572,6 +578,8 @@ class _Replay:
         # skipped for want of cards...): otherwise that decision is retried with other cards.
         if self.check:
             mine = self.game.view(state, self.role)
+            if "rules" not in view:  # a view of a server older than the field
+                mine.pop("rules", None)
             if mine != view:
                 raise _Mismatch(
                     "the replayed state shows a different view (fields: "

@@ -1,7 +1,9 @@
 """Rules inference of the Twilight Struggle forward model (:mod:`standoff.sdk.simulate_ts`): the
-rules options a view may come from, most likely first, read from the view (the China Card's
-holder, ``bid`` entries, optional cards seen) and completed by the options passed in; see
-:mod:`standoff.sdk.simulate_ts` for what can and cannot be inferred.
+rules options a view may come from, most likely first. A view carries its match's rules
+(``rules``, since the field exists): those are used, exactly. A view without them (an older
+server) is read for what it implies (the China Card's holder, ``bid`` entries, optional cards
+seen), completed by the options passed in; see :mod:`standoff.sdk.simulate_ts` for what can and
+cannot be inferred then.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..server.core.game import RulesError
+from ..server.games.twilight_struggle.game import options_of
 from .types import SimulationError
 from .simulate_ts_cards import _OPTIONAL, _number
 from .views import as_dict
@@ -38,6 +41,13 @@ def candidate_rules(game: Any, view: Any, options: Mapping[str, str] | None = No
     """The rules the view may come from, most likely first (see the module's documentation)."""
     view = as_dict(view)
     opts = {key: str(value) for key, value in (options or {}).items()}
+    carried = view.get("rules")
+    if carried:
+        # The view's own rules win over options given out of band (kept for older views).
+        try:
+            return [game.rules(carried.get("ruleset") or None, {**opts, **options_of(carried)})]
+        except (RulesError, KeyError, TypeError) as exc:
+            raise SimulationError(f"the view's rules {carried!r}: {exc}") from exc
     history = view.get("history") or []
     if "chinese_civil_war" not in opts:
         on = (

@@ -407,6 +407,15 @@ def encode_twilight_struggle(view: Mapping[str, Any]) -> vpb.View:
     ts.effects.extend(view["effects"])
     ts.events_played.extend(view["events_played"])
     ts.chinese_civil_war = view.get("chinese_civil_war", 0)
+    rules = view.get("rules")
+    if rules is not None:
+        r = ts.rules
+        r.ruleset = rules["ruleset"]
+        r.optional_cards = rules["optional_cards"]
+        r.chinese_civil_war = rules["chinese_civil_war"]
+        r.bid_side = rules["bid_side"] or ""
+        r.bid = rules["bid"]
+        r.end_turn = rules["end_turn"]
     ts.history_from = view.get("history_from", 0)
     add = ts.history.add
     for number, role, step, key in view["history"]:
@@ -453,7 +462,7 @@ def _schotten_totten(view: vpb.SchottenTottenView, lazy: bool = False) -> dict[s
 
 
 def _twilight_struggle(view: vpb.TwilightStruggleView, lazy: bool = False) -> dict[str, Any]:
-    return {
+    decoded = {
         "game": "twilight-struggle",
         "role": view.role,
         "turn": view.turn,
@@ -479,6 +488,17 @@ def _twilight_struggle(view: vpb.TwilightStruggleView, lazy: bool = False) -> di
         "history_from": view.history_from,
         "history": _history(view.history, lazy),
     }
+    if view.HasField("rules"):  # absent in views of servers older than the field
+        r = view.rules
+        decoded["rules"] = {
+            "ruleset": r.ruleset,
+            "optional_cards": r.optional_cards,
+            "chinese_civil_war": r.chinese_civil_war,
+            "bid_side": r.bid_side or None,
+            "bid": r.bid,
+            "end_turn": r.end_turn,
+        }
+    return decoded
 
 
 #: The built-in games' codecs (their :class:`~standoff.sdk.GameSpec` names them too). In the

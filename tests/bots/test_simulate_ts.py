@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 from kits.bots import wire
 
+from standoff.sdk import simulate_ts
 from standoff.sdk.simulate import Belief, SimulationError, infer_rules, rollout, sample_state
 from standoff.sdk.simulate_ts import candidate_rules
 from standoff.sdk.types import HistoryBook
@@ -18,6 +20,8 @@ from standoff.sdk.views import as_dict
 from standoff.server.core.game import CHANCE
 from standoff.server.games import get_game
 from standoff.server.games.twilight_struggle import card_data as CD
+from standoff.server.games.twilight_struggle import determinize as D
+from standoff.server.games.twilight_struggle.game import hand_open
 from standoff.server.games.twilight_struggle.state import US, USSR
 from standoff.server.local import chance_rng, sample_chance
 
@@ -278,9 +282,10 @@ def test_our_man_in_tehran_draws():
             break
 
 
-def test_typed_wire_views_and_inferred_rules():
-    """Views decoded from wire bytes (histories completed by HistoryBook) work without options:
-    the Chinese Civil War variant and the bid are inferred from the view."""
+def test_typed_wire_views_carry_the_rules():
+    """Views decoded from wire bytes (histories completed by HistoryBook) carry the match's rules
+    (``TwilightStruggleView.rules``): a Belief needs no options, ``end_turn`` included (which no
+    view could imply before), and the view's rules win over options passed out of band."""
     options = {"end_turn": "4", "chinese_civil_war": "on", "bid": "ussr:3"}
     book = HistoryBook()
     sent = dict.fromkeys(ROLES, 0)
@@ -296,18 +301,158 @@ def test_typed_wire_views_and_inferred_rules():
         book.complete(bot_decision.match_id, typed)
         full = GAME.view(state, role)
         assert as_dict(typed) == full
-        if state.number % 25 == 0 and state.ar >= 1:  # after the bid
+        assert typed.rules.end_turn == 4 and typed.rules.bid_side == "ussr" and typed.rules.chinese_civil_war
+        if state.number % 25 == 0:
             inferred = infer_rules(GAME, typed)
-            assert inferred.chinese_civil_war and (inferred.bid_side, inferred.bid) == ("ussr", 3)
+            assert inferred == GAME.rules(None, options)
+            assert infer_rules(GAME, typed, {"end_turn": "10", "bid": "none"}) == inferred  # the view wins
             sample = sample_state(GAME, typed, random.Random(checked))
             assert GAME.view(sample, role) == full
             checked += 1
     assert checked > 5
+
+
+def test_views_without_rules_still_infer_them():
+    """A view of an older server (no ``rules``): the Chinese Civil War variant and the bid are
+    inferred from the view, optional cards tried both ways, ``end_turn`` taken from the options."""
+    options = {"end_turn": "4", "chinese_civil_war": "on", "bid": "ussr:3"}
+    checked = 0
+    for state, decision in play(5, options):
+        if decision.role == CHANCE or state.number % 40 or state.ar < 1:  # after the bid
+            continue
+        role = decision.role
+        old = GAME.view(state, role)
+        del old["rules"]
+        inferred = infer_rules(GAME, old)
+        assert inferred.chinese_civil_war and (inferred.bid_side, inferred.bid) == ("ussr", 3)
+        assert inferred.end_turn == 10  # not in such a view
+        belief = Belief(GAME, old, options={"end_turn": "4"})
+        assert belief.rules == GAME.rules(None, options)
+        assert GAME.view(belief.sample(random.Random(checked)), role) == GAME.view(state, role)
+        checked += 1
+    assert checked > 3
     # optional_cards: both tried when no optional card was seen yet; "off" replays an "off" game
     state, decision = first([1], {"optional_cards": "off"}, lambda s, d: d.step == "headline")
     view = GAME.view(state, decision.role)
+    assert not Belief(GAME, view).rules.optional_cards  # from the view's rules
+    del view["rules"]
     assert [r.optional_cards for r in candidate_rules(GAME, view)] == [True, False]
     assert not Belief(GAME, view).rules.optional_cards
+
+
+# -- one re-deal for the engine's determinize and the Belief ------------------------------------------
+
+
+def test_engine_determinize_and_belief_share_one_redeal_with_the_same_knowledge():
+    """``TwilightStruggle.determinize`` and ``Belief.sample`` call the same re-deal (the engine's
+    ``determinize`` module) with the same inputs: what the role knows of the other hand (the
+    engine's ``state.known`` / the replay's), the secret headline. Checked over whole games
+    steered to the cards that show or give cards (Missile Envy, Lone Gunman, CIA Created, SALT,
+    Grain Sales, The Cambridge Five), at decisions of every kind, both roles; the cards a pending
+    choice of the other side lists from its hand are the replay's fillers there, the real cards
+    here (both keep them)."""
+    assert simulate_ts.redeal is D.redeal
+    steers = ["missile_envy", "lone_gunman", "cia_created", "salt_negotiations", "grain_sales_to_soviets",
+              "the_cambridge_five"]
+    compared = knowing = 0
+    for seed, steer in enumerate(steers, start=60):
+        for state, decision in play(seed, {"end_turn": "10"}, steer=steer):
+            if decision.role == CHANCE or state.number % 13:
+                continue
+            for role in ROLES:
+                me = ROLES.index(role)
+                belief = Belief(GAME, GAME.view(state, role))
+                ts = belief._ts
+                engine = D.knowledge(state, me, hand_open(state, me)) - D.listed_in_pending_choice(state, 1 - me)
+                replay = ts.known - D.listed_in_pending_choice(ts.state, 1 - me)
+                assert engine == replay, (seed, steer, state.number, role)
+                assert D.secret_headline(state, me) == ts.secret_headline
+                compared += 1
+                knowing += bool(engine)
+                world = GAME.determinize(state, role, random.Random(compared))
+                assert GAME.view(world, role) == GAME.view(state, role)
+                them = 1 - me
+                assert engine <= set(world.hands[them]) | {world.headline[them]}
+    assert compared > 300 and knowing > 20
+
+
+def _toy(hand, deck, headline, known=()):
+    """A USSR hand, draw pile and secret headline seen by the US, at the US's own headline."""
+    state = GAME.new_state(GAME.rules(None, {"end_turn": "3"}))
+    state.hands = [tuple(sorted(CD.CARD_BY_ID[c].number for c in hand)),
+                   tuple(sorted(CD.CARD_BY_ID[c].number for c in ("truman_doctrine", "containment")))]
+    state.deck = tuple(sorted(CD.CARD_BY_ID[c].number for c in deck))
+    state.headline = [CD.CARD_BY_ID[headline].number, 0]
+    state.known = [frozenset(CD.CARD_BY_ID[c].number for c in known), frozenset()]
+    state.stack = [("end_turn",), ("headline_reveal",), ("headline_choose", US, False)]
+    assert GAME.decision(state).step == "headline" and GAME.decision(state).role == "us"
+    return state
+
+
+def test_secret_headline_redeal_is_uniform_over_the_consistent_deals():
+    """The other side's secret headline: every deal consistent with what the role knows is
+    equally likely (the old engine re-deal shuffled the hand first and took the headline among
+    the rest, which under-weights UN Intervention, never a headline, in the hand: H/P instead
+    of H/(P-1)). Here the US knows Fidel is in the USSR hand-or-headline; UN Intervention cannot
+    be the headline. Places: 2 hand cards + the headline; 4 unknown cards. Deals: Fidel the
+    headline: C(4, 2) = 6; one of the 3 eligible unknown cards: 3 each → 15 in all."""
+    state = _toy(["fidel", "un_intervention"], ["nato", "comecon"], "nasser", known=["fidel"])
+    assert D.secret_headline(state, US) and D.knowledge(state, US) == {CD.CARD_BY_ID["fidel"].number}
+    counts = Counter()
+    rng = random.Random(3)
+    n = 15000
+    for _ in range(n):
+        world = GAME.determinize(state, "us", rng)
+        counts[(world.headline[USSR], world.hands[USSR])] += 1
+    assert len(counts) == 15
+    for deal, count in counts.items():
+        assert abs(count / n - 1 / 15) < 0.012, (deal, count)
+    fidel = CD.CARD_BY_ID["fidel"].number
+    assert all(fidel in hand or headline == fidel for headline, hand in counts)
+
+
+def test_a_headline_chosen_in_the_open_is_not_redealt():
+    """Man in Earth Orbit (space box 4): "opponent must choose and reveal its headline before this
+    player chooses" (map.md §7); the old engine re-dealt that public card in the ability holder's
+    samples."""
+    state = _toy(["fidel", "comecon"], ["nato", "nasser"], "de_stalinization")
+    state.space = [0, 4]  # the US holds the ability: the USSR chose first, visibly
+    assert not D.secret_headline(state, US)
+    for k in range(10):
+        world = GAME.determinize(state, "us", random.Random(k))
+        assert world.headline[USSR] == state.headline[USSR]
+    state.space = [0, 0]
+    assert len({GAME.determinize(state, "us", random.Random(k)).headline[USSR] for k in range(20)}) > 1
+
+
+def test_engine_determinize_keeps_a_pending_choice_of_the_other_hand_playable():
+    """The other side chooses among its own cards (Blockade's discard by the US): the old engine
+    re-deal moved the listed cards away, so its options named cards the re-dealt hand did not
+    hold (applying one raised). Now they stay, and every option applies."""
+    state, decision = first(range(60), {"end_turn": "10"}, lambda s, d: d.step == "blockade" and len(d.options) > 1,
+                            steer="blockade")
+    listed = D.listed_in_pending_choice(state, US)
+    assert listed
+    for k in range(10):
+        world = GAME.determinize(state, "ussr", random.Random(k))
+        assert listed <= set(world.hands[US]) and GAME.view(world, "ussr") == GAME.view(state, "ussr")
+        for option in GAME.decision(world).options:
+            GAME.apply(world.copy(), option)
+
+
+def test_engine_determinize_redeals_our_man_in_tehran_draws_for_the_ussr():
+    """Our Man in Tehran's draws are seen by the US only: the USSR's re-deals move them (the old
+    engine re-deal kept the real ones: a leak into search), the US's keep them."""
+    state, decision = first(range(40), {"end_turn": "10"}, lambda s, d: d.step == "tehran_discard",
+                            steer="our_man_in_tehran")
+    drawn = state.stack[-1][-1]
+    redealt = set()
+    for k in range(10):
+        world = GAME.determinize(state, "ussr", random.Random(k))
+        assert GAME.view(world, "ussr") == GAME.view(state, "ussr") and len(world.stack[-1][-1]) == len(drawn)
+        redealt.add(world.stack[-1][-1])
+        assert GAME.determinize(state, "us", random.Random(k)).stack[-1][-1] == drawn
+    assert len(redealt) > 1
 
 
 def test_errors_are_clear():

@@ -40,6 +40,7 @@ REGISTERED = {
     "OPERATIONS_HOOKS": [mid_war_36_59.flower_power_operations_hook],
     "COUP_HOOKS": [mid_war_36_59._missile_crisis_coup],
     "COUP_MODIFIERS": [mid_war_36_59._salt_coups, mid_war_60_108._death_squads],
+    "WAR_MODIFIERS": [early_war._civil_war_korean_war],
     "AFTER_COUP_HOOKS": [late_war._yuri_and_samantha],
     "DEFCON_EXEMPTIONS": [mid_war_36_59._nuclear_subs],
     "SCORING_HOOKS": [mid_war_60_108._shuttle_scoring],

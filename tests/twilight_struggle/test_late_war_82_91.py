@@ -244,6 +244,9 @@ def test_north_sea_oil_in_an_action_round_gives_the_us_an_eighth_round_after_eve
     play(state, "card:fidel", "use:realign", "done")
     assert step(state) == "action_round" and who(state) == "us" and state.ar == 7
     play(state, "card:nato", "use:realign", "done")
+    # North Sea Oil's round is the US's to take or decline ("may take an 8th action round")
+    assert step(state) == "extra_action_round" and who(state) == "us" and keys(state) == ["choice:accept", "pass"]
+    play(state, "choice:accept")
     assert step(state) == "action_round" and who(state) == "us" and state.ar == 8
     assert [o for o in keys(state)] == ["card:containment"]
 
@@ -276,6 +279,7 @@ def test_north_sea_oil_does_not_stack_with_the_us_space_station_round():
     state = pos(phasing="us", hands={"us": ["north_sea_oil", "nato"]})
     state.space = [0, 8]
     _late_rounds(state, ("action_round", 8, US))
+    play(state, "choice:accept")  # the Space Station round, taken
     play(state, "card:north_sea_oil", "use:event")
     assert not any(f[0] == "action_round" for f in state.stack)
     assert step(state) == "space_discard"  # the end of the turn (box 6's discard) has begun

@@ -167,7 +167,7 @@ class SchottenTottenDeck(_message.Message):
     def __init__(self, size: _Optional[int] = ..., top: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TwilightStruggleView(_message.Message):
-    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand")
+    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand", "rules")
     class MilitaryOpsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -219,6 +219,7 @@ class TwilightStruggleView(_message.Message):
     HISTORY_FROM_FIELD_NUMBER: _ClassVar[int]
     CHINESE_CIVIL_WAR_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_HAND_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     role: str
     turn: int
     action_round: int
@@ -242,7 +243,24 @@ class TwilightStruggleView(_message.Message):
     history_from: int
     chinese_civil_war: int
     opponent_hand: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ...) -> None: ...
+    rules: TwilightStruggleRules
+    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ..., rules: _Optional[_Union[TwilightStruggleRules, _Mapping]] = ...) -> None: ...
+
+class TwilightStruggleRules(_message.Message):
+    __slots__ = ("ruleset", "optional_cards", "chinese_civil_war", "bid_side", "bid", "end_turn")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    OPTIONAL_CARDS_FIELD_NUMBER: _ClassVar[int]
+    CHINESE_CIVIL_WAR_FIELD_NUMBER: _ClassVar[int]
+    BID_SIDE_FIELD_NUMBER: _ClassVar[int]
+    BID_FIELD_NUMBER: _ClassVar[int]
+    END_TURN_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    optional_cards: bool
+    chinese_civil_war: bool
+    bid_side: str
+    bid: int
+    end_turn: int
+    def __init__(self, ruleset: _Optional[str] = ..., optional_cards: _Optional[bool] = ..., chinese_civil_war: _Optional[bool] = ..., bid_side: _Optional[str] = ..., bid: _Optional[int] = ..., end_turn: _Optional[int] = ...) -> None: ...
 
 class TwilightStruggleChinaCard(_message.Message):
     __slots__ = ("holder", "face_up")

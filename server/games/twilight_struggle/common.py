@@ -3,7 +3,8 @@ space race abilities. A leaf: it imports only the data and the state, so the tur
 (:mod:`.turn`), operations (:mod:`.ops`) and the card events (:mod:`.events`) all build on it
 without importing one another.
 
-Option keys: ``card:<id>`` (cards), ``country:<id>``, ``die:N`` (chance), ``done``, ``pass``.
+Option keys: ``card:<id>`` (cards), ``country:<id>``, ``die:N`` (chance), ``done``, ``pass``,
+``choice:accept`` (an extra action round taken).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ COUNTRY_OPTIONS: tuple[Option, ...] = tuple(
 DIE_OPTIONS: tuple[Option, ...] = tuple(Option(f"die:{n}", str(n), n) for n in range(1, 7))
 DONE = Option("done", "stop here", None)
 PASS = Option("pass", "pass (keep The China Card)", None)
+#: An extra action round (Space Station, North Sea Oil) is optional: taken, or declined (``pass``).
+TAKE_EXTRA_ROUND = Option("choice:accept", "take the extra action round", True)
+DECLINE_EXTRA_ROUND = Option("pass", "pass (decline the extra action round)", None)
 CHINA = CD.CHINA_CARD
 
 
@@ -63,13 +67,44 @@ def regular_rounds(state: TSState) -> int:
 
 
 def remove_from_hand(state: TSState, side: int, card: int) -> None:
+    """``card`` leaves ``side``'s hand (and what the other side knew of it there)."""
     hand = state.hands[side]
     i = hand.index(card)
     state.hands[side] = hand[:i] + hand[i + 1 :]
+    known = state.known[side]
+    if card in known:
+        state.known[side] = known - {card}
 
 
-def add_to_hand(state: TSState, side: int, card: int) -> None:
+def add_to_hand(state: TSState, side: int, card: int, *, public: bool = False) -> None:
+    """``card`` joins ``side``'s hand; ``public``: in the other side's sight (Missile Envy, a Grain
+    Sales card given back, SALT's pick), which then knows it is there (``state.known``)."""
     state.hands[side] = tuple(sorted(state.hands[side] + (card,)))
+    if public:
+        state.known[side] = state.known[side] | {card}
+
+
+def learn(state: TSState, side: int, cards: Iterable[int]) -> None:
+    """The other side is shown ``cards`` of ``side``'s hand (CIA Created, Lone Gunman, The
+    Cambridge Five): it knows them there while they stay (``state.known``; only the re-deal of
+    determinize.py reads it)."""
+    state.known[side] = state.known[side] | frozenset(cards)
+
+
+def rounds_left(state: TSState, side: int) -> int:
+    """``side``'s action rounds still to come this turn, the current one included (an extra
+    round, Space Station or North Sea Oil, counts: the side may take it)."""
+    return sum(1 for f in state.stack if f[0] == "action_round" and f[2] == side)
+
+
+def scoring_due(state: TSState, side: int) -> bool:
+    """``side`` holds scoring cards and has no more action rounds left this turn than them: one
+    must be played now or it would be held past the end of the turn (cards.md §5.4: scoring cards
+    beat everything). What it bars: The China Card (map.md §13: it "may not be played if doing so
+    would leave a scoring card unplayed"), declining an extra round, and an event obligation
+    (Missile Envy, Quagmire / Bear Trap: "the scoring card is played first")."""
+    held = sum(1 for c in state.hands[side] if CD.CARD_BY_NUMBER[c].scoring)
+    return held > 0 and rounds_left(state, side) <= held
 
 
 def playable_cards(state: TSState, side: int) -> list[int]:

@@ -9,6 +9,7 @@ from typing import Any
 from ...core.flow import StackGame, history_since
 from . import board as B
 from . import card_data as CD
+from . import determinize as D
 from . import hooks as H
 from . import map_data as M
 from . import ops as O
@@ -52,7 +53,8 @@ class TwilightStruggle(StackGame):
     def view(self, state: TSState, role: str, history_from: int = 0) -> dict[str, Any]:
         """What ``role`` may see: its own hand, the other hand's size, the whole board, the
         public piles (discard, removed; the draw pile's size), lasting effects, the headline
-        once revealed (its own at once), and the history as it saw it."""
+        once revealed (its own at once), the match's rules (``rules``: :func:`rules_view`) and
+        the history as it saw it."""
         roles = state.rules.roles
         me = roles.index(role)
         them = other(me)
@@ -61,6 +63,8 @@ class TwilightStruggle(StackGame):
         return {
             "game": self.name,
             "role": role,
+            # the match's rules (public): what a forward model needs to replay the match
+            "rules": rules_view(state.rules),
             "turn": state.turn,
             "action_round": state.ar,
             "phasing": roles[state.phasing],
@@ -100,33 +104,14 @@ class TwilightStruggle(StackGame):
         }
 
     def determinize(self, state: TSState, role: str, rng: random.Random) -> TSState:
-        """Re-deal what ``role`` cannot see: the other hand, the draw pile and the other side's
-        headline card while it is still secret."""
+        """Re-deal what ``role`` cannot see, consistently with what it knows (:mod:`.determinize`,
+        the re-deal the SDK's forward model uses too): the other hand but the cards ``role``
+        knows there (``state.known``; all of it while Aldrich Ames Remix opens it), the draw pile,
+        the other side's headline while it is secret and, for the USSR, Our Man in Tehran's
+        drawn cards; the pending decision is kept. ``view(copy, role) == view(state, role)``."""
         me = state.rules.roles.index(role)
-        them = other(me)
-        new = state.copy()
-        secret_headline = bool(state.headline[them]) and not _headline_revealed(state)
-        if hand_open(state, me):
-            # The other hand is open to ``role``: only the draw pile is unknown.
-            pool = list(state.deck)
-            rng.shuffle(pool)
-            new.deck = tuple(sorted(pool))
-            new.pending = None
-            return new
-        pool = list(state.deck) + list(state.hands[them])
-        if secret_headline:
-            pool.append(state.headline[them])
-        rng.shuffle(pool)
-        size = len(state.hands[them])
-        new.hands[them] = tuple(sorted(pool[:size]))
-        rest = pool[size:]
-        if secret_headline:
-            # A headline card can be any card the other side could have chosen (not UN Intervention).
-            eligible = [i for i, c in enumerate(rest) if CD.CARD_BY_NUMBER[c].headline]
-            new.headline[them] = rest.pop(eligible[0]) if eligible else state.headline[them]
-        new.deck = tuple(sorted(rest))
-        new.pending = None
-        return new
+        known = D.knowledge(state, me, hand_open(state, me))
+        return D.resample(self, state, me, known, D.secret_headline(state, me), rng)
 
     def render(self, state: TSState) -> str:
         roles = state.rules.roles
@@ -153,12 +138,33 @@ class TwilightStruggle(StackGame):
         return "\n".join(lines)
 
 
-def _headline_revealed(state: TSState) -> bool:
-    """Both headlines are public once the headline phase has revealed them."""
-    frames = {f[0] for f in state.stack}
-    return "headline_choose" not in frames and "headline_reveal" not in frames and bool(
-        frames & {"headline_resolve", "action_rounds", "action_round", "end_turn"}
-    )
+#: Both headlines are public once the headline phase has revealed them (kept under this name: the
+#: SDK's replay imports it).
+_headline_revealed = D.headline_revealed
+
+
+def rules_view(rules: TSRules) -> dict[str, Any]:
+    """The rules of the match as views show them (``rules``): ``options_of(view["rules"])`` gives
+    options from which ``TwilightStruggle.rules`` makes the same rules."""
+    return {
+        "ruleset": rules.ruleset,
+        "optional_cards": rules.optional_cards,
+        "chinese_civil_war": rules.chinese_civil_war,
+        "bid_side": rules.bid_side,
+        "bid": rules.bid,
+        "end_turn": rules.end_turn,
+    }
+
+
+def options_of(rules: Mapping[str, Any]) -> dict[str, str]:
+    """The rules options (as ``TwilightStruggle.rules`` takes them) of a view's ``rules``."""
+    side = rules.get("bid_side")
+    return {
+        "optional_cards": "on" if rules["optional_cards"] else "off",
+        "chinese_civil_war": "on" if rules["chinese_civil_war"] else "off",
+        "bid": f"{side}:{rules['bid']}" if side else "none",
+        "end_turn": str(rules["end_turn"]),
+    }
 
 
 def hand_open(state: TSState, side: int) -> bool:

@@ -10,7 +10,8 @@ The turn (:mod:`.turn`):
 
 * ``ACTION_ROUNDS_HOOKS``: ``hook(state, rounds)`` when a turn's action rounds are laid out
   (``rounds`` regular ones per side), before any is pushed: frames it pushes come after every
-  other round of the turn (North Sea Oil's 8th US round, from the headline).
+  other round of the turn (North Sea Oil's 8th US round, from the headline). An extra round is
+  optional: ``turn.ActionRound`` asks whether it is taken before ``ACTION_ROUND_HOOKS`` run.
 * ``ACTION_ROUND_HOOKS``: ``hook(state, side) -> bool`` at the start of ``side``'s action round,
   before it picks a card. Returning True means the hook pushed frames (they run first) or
   replaced the round (it popped the ``action_round`` frame itself). Quagmire / Bear Trap (the
@@ -35,6 +36,12 @@ The turn (:mod:`.turn`):
   pushes a frame, the others only drop effects, so they commute).
 * ``DISCARD_HOOKS``: ``hook(state, side, card)`` after a forced discard from ``side``'s hand
   (``primitives.discard_from_hand``: an owed Missile Envy goes with its obligation).
+
+Events (:mod:`.events.primitives`):
+
+* ``WAR_MODIFIERS``: ``modifier(state, actor, card, target) -> int`` added to what war card
+  ``card`` subtracts from ``actor``'s die against ``target`` (the Chinese Civil War variant: the
+  USSR gets −1 on Korean War until it claims The China Card).
 
 Operations (:mod:`.ops`):
 
@@ -97,6 +104,9 @@ CHINA_CARD_HOOKS: list[Callable[[Any, int], None]] = []
 AFTER_EVENT_HOOKS: list[Callable[[Any, int, int], None]] = []
 AFTER_ROUND_HOOKS: list[Callable[[Any, int, int, str, int], None]] = []
 DISCARD_HOOKS: list[Callable[[Any, int, int], None]] = []
+
+# events
+WAR_MODIFIERS: list[Callable[[Any, int, int, int], int]] = []
 
 # operations
 OPS_BONUSES: list[Callable[[Any, int, int, int], int]] = []

@@ -30,6 +30,7 @@ class TSState(StackState):
         "space",
         "space_attempts",
         "hands",
+        "known",
         "china",
         "china_face_up",
         "deck",
@@ -55,6 +56,11 @@ class TSState(StackState):
         self.space_attempts = [0, 0]
         #: hands[side]: card numbers, sorted (The China Card is tracked apart)
         self.hands: list[tuple[int, ...]] = [(), ()]
+        #: known[side]: cards of ``side``'s hand (or of its headline while that is secret) that the
+        #: other side has seen go there or be shown there, for as long as they stay
+        #: (common.add_to_hand(public=True), common.learn; common.remove_from_hand forgets). Only
+        #: the re-deal reads it (determinize.py): the views never show it.
+        self.known: list[frozenset[int]] = [frozenset(), frozenset()]
         self.china = USSR  # holder, or NOBODY (Chinese Civil War variant, before it is claimed)
         self.china_face_up = True
         #: draw pile (order unknown to all: a draw is a chance decision), discard pile, removed
@@ -84,6 +90,7 @@ class TSState(StackState):
         other_state.space = self.space.copy()
         other_state.space_attempts = self.space_attempts.copy()
         other_state.hands = self.hands.copy()
+        other_state.known = self.known.copy()
         other_state.china = self.china
         other_state.china_face_up = self.china_face_up
         other_state.deck = self.deck

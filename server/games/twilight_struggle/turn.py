@@ -12,7 +12,9 @@ Lasting effects act through :mod:`.hooks` (extra rounds, round starts, card and 
 headline cancellations, the end of a round...): no card is named here but The China Card.
 
 Option keys: ``card:<id>`` (cards), ``country:<id>``, ``use:event``, ``use:influence``,
-``use:influence:event_first`` ..., ``die:N`` (chance), ``done``.
+``use:influence:event_first`` ..., ``die:N`` (chance), ``done``, ``pass`` (an action round with
+only The China Card left; an extra action round declined), ``choice:accept`` (an extra action
+round taken: step ``extra_action_round``).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from . import hooks as H
 from . import map_data as M
 from . import ops
 from .common import (
-    CARD_OPTIONS, CHINA, DONE, PASS, add_to_hand, card_options, card_side, country_options,
-    event_player, hand_size, playable_cards, regular_rounds, remove_from_hand, reshuffle, role,
-    space_ability,
+    CARD_OPTIONS, CHINA, DECLINE_EXTRA_ROUND, DONE, PASS, TAKE_EXTRA_ROUND, add_to_hand, card_options, card_side,
+    country_options, event_player, hand_size, playable_cards, regular_rounds, remove_from_hand, reshuffle, role,
+    scoring_due, space_ability,
 )
 from .effects import lasts_the_turn
 from .events.registry import event_playable, play_event_for
@@ -209,7 +211,10 @@ class HeadlineChoose(Step):
 
     def choose(self, game, state, frame, option):
         _, side, public = frame
+        known = state.known[side]
         remove_from_hand(state, side, option.value)
+        if not public:
+            state.known[side] = known  # a card known in the hand may now be the secret headline
         state.headline[side] = option.value
         state.stack.pop()
 
@@ -229,6 +234,8 @@ class HeadlineReveal(Step):
         for side in (USSR, US):
             if cards[side]:
                 log(state, role(state, side), "headline_reveal", CARD_OPTIONS[cards[side]].key)
+                if cards[side] in state.known[side]:
+                    state.known[side] = state.known[side] - {cards[side]}
         cancelled: set[int] = set()
         for hook in H.HEADLINE_HOOKS:  # e.g. Defectors
             cancelled.update(hook(state))
@@ -296,22 +303,41 @@ class ActionRounds(Step):
 
 
 class ActionRound(Step):
+    """One action round of ``side``: frame ``("action_round", ar, side[, hooks_done[, taken]])``.
+
+    A round beyond the turn's regular ones (Space Station's, North Sea Oil's) is optional ("may
+    take one extra (8th) action round", map.md §7; cards.md #86): it starts with the decision
+    ``extra_action_round`` (``choice:accept`` / ``pass``), before anything acts at the start of
+    a round (declined, there is no round: no trap discard, no "We Will Bury You" VP, which wait
+    for the side's next round), unless the side has no hand card (then The China Card, if it
+    has it, comes with ``pass`` as in any round) or must play a scoring card this round
+    (common.scoring_due: the scoring card rules hold in that round too). Taken, it is an
+    ordinary round. The China Card is not offered when playing it would leave a scoring card
+    unplayed (map.md §13): when ``scoring_due``."""
+
     name = "action_round"
 
     def run(self, game, state, frame):
         _, ar, side, *rest = frame
         state.ar = ar
         state.phasing = side
+        done = rest[0] if rest else 0
+        taken = rest[1:]
+        if (not done and not taken and ar > regular_rounds(state) and state.hands[side]
+                and not scoring_due(state, side)):
+            return make_decision(role(state, side), "extra_action_round",
+                                 f"extra action round {ar}: take it or pass", (TAKE_EXTRA_ROUND, DECLINE_EXTRA_ROUND))
         # Lasting effects that act at the start of a round (hooks.ACTION_ROUND_HOOKS); the frame
         # remembers how many ran, so each runs once even when it pushed frames of its own.
-        done = rest[0] if rest else 0
         while done < len(H.ACTION_ROUND_HOOKS):
             hook = H.ACTION_ROUND_HOOKS[done]
             done += 1
-            state.stack[-1] = ("action_round", ar, side, done)
+            state.stack[-1] = ("action_round", ar, side, done, *taken)
             if hook(state, side) or state.outcome is not None:
                 return None
         cards = playable_cards(state, side)
+        if CHINA in cards and scoring_due(state, side):
+            cards.remove(CHINA)  # it would leave a scoring card unplayed (map.md §13)
         for restrict in H.CARD_FILTERS:
             cards = restrict(state, side, cards)
         if not cards:
@@ -323,11 +349,14 @@ class ActionRound(Step):
         return make_decision(role(state, side), "action_round", f"action round {ar}: play a card", options)
 
     def choose(self, game, state, frame, option):
-        _, ar, side, *_ = frame
+        _, ar, side, *rest = frame
+        if option.key == TAKE_EXTRA_ROUND.key:
+            state.stack[-1] = ("action_round", ar, side, 0, True)
+            return
         card = option.value
         state.stack.pop()
         if card is None:
-            return
+            return  # a pass: the round is declined, or only The China Card was left
         if card == CHINA:
             state.china = other(side)
             state.china_face_up = False

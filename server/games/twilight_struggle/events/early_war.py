@@ -20,6 +20,9 @@ Lasting effects (:mod:`..effects`) and the hooks they act through (:mod:`..hooks
   US 1 VP).
 * NORAD ``norad``: AFTER_ROUND_HOOKS (1 US influence where the US has some when DEFCON moved to 2
   during a round and the US controls Canada, cards.md §8); Quagmire (#42) ends it.
+* Korean War (#11) under the Chinese Civil War variant, not an effect of a card but of the
+  unclaimed China Card (map.md §13: "the USSR gets −1 on Korean War" until it claims the card):
+  WAR_MODIFIERS. The variant names no other war.
 
 Steps of their own (``STEPS``):
 
@@ -49,7 +52,7 @@ from .. import effects as E
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import CARD_OPTIONS, DIE_OPTIONS, card_options, card_side, remove_from_hand, role
+from ..common import CARD_OPTIONS, DIE_OPTIONS, card_options, card_side, learn, remove_from_hand, role
 from ..state import NOBODY, US, USSR, TSState, other
 from .primitives import (
     N,
@@ -85,6 +88,7 @@ TAIWAN = M.INDEX["taiwan"]
 CANADA = M.INDEX["canada"]
 UK = M.INDEX["uk"]
 LATE_WAR_TURN = 8
+KOREAN_WAR = 11
 DEFECTORS = 103
 #: The region (or Southeast Asia) named on each scoring card (The Cambridge Five).
 SCORING_REGION = {
@@ -183,7 +187,17 @@ def _blockade(state: TSState, side: int, key: str, data: Any) -> None:
 def korean_war(state: TSState, actor: int) -> None:
     """War on South Korea: −1 per US-controlled neighbour; 4-6 wins 2 VP; 2 military ops."""
     target = M.INDEX["south_korea"]
-    war(state, actor, target, enemy_controlled_neighbours(state, actor, target))
+    war(state, actor, target, enemy_controlled_neighbours(state, actor, target), card=KOREAN_WAR)
+
+
+def _civil_war_korean_war(state: TSState, actor: int, card: int, target: int) -> int:
+    """Chinese Civil War variant (map.md §13): until the USSR claims The China Card, "the USSR
+    gets −1 on Korean War" (on its die: +1 to what is subtracted). The variant names no other
+    war."""
+    return 1 if card == KOREAN_WAR and actor == USSR and not china_claimed(state, actor) else 0
+
+
+H.WAR_MODIFIERS.append(_civil_war_korean_war)
 
 
 @event(12)
@@ -198,7 +212,7 @@ def arab_israeli_war(state: TSState, actor: int) -> None:
     """War on Israel: −1 if the US controls Israel and per US-controlled neighbour; 4-6 wins 2 VP."""
     target = M.INDEX["israel"]
     modifier = B.controls(state, other(actor), target) + enemy_controlled_neighbours(state, actor, target)
-    war(state, actor, target, modifier)
+    war(state, actor, target, modifier, card=13)
 
 
 @event(14)
@@ -356,7 +370,7 @@ def indo_pakistani_war(state: TSState, actor: int) -> None:
 @choice("indo_pakistani_war")
 def _indo_pakistani_target(state: TSState, actor: int, key: str, data) -> None:
     target = M.INDEX[key]
-    war(state, actor, target, enemy_controlled_neighbours(state, actor, target))
+    war(state, actor, target, enemy_controlled_neighbours(state, actor, target), card=24)
 
 
 @event(25)
@@ -377,6 +391,7 @@ def cia_created(state: TSState, actor: int) -> None:
     grant: not changed by Red Scare/Purge)."""
     log(state, role(state, USSR), "reveal_hand", "hand:" + _card_ids(state.hands[USSR]),
         visible_to=(role(state, US),), redacted="hand:hidden")
+    learn(state, USSR, state.hands[USSR])
     grant_ops(state, US, 1)
 
 
@@ -538,6 +553,7 @@ def the_cambridge_five(state: TSState, actor: int) -> None:
     scoring = [c for c in state.hands[US] if c in SCORING_REGION]
     log(state, role(state, US), "reveal_scoring_cards", "hand:" + _card_ids(scoring),
         visible_to=(role(state, USSR),), redacted="hand:hidden")
+    learn(state, US, scoring)
     allowed = {c for card in scoring for c in region(SCORING_REGION[card])}
     if allowed:
         place(state, USSR, 1, allowed, optional=True)

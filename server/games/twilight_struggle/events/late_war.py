@@ -6,7 +6,8 @@ Lasting effects (:mod:`..effects`) and the hooks they act through (:mod:`..hooks
 
 * Iranian Hostage Crisis ``iranian_hostage_crisis`` (rest of game): Terrorism (#92) played by the
   USSR makes the US discard 2 random cards.
-* North Sea Oil ``north_sea_oil:turn`` (headlined): ACTION_ROUNDS_HOOKS add the US's 8th round.
+* North Sea Oil ``north_sea_oil:turn`` (headlined): ACTION_ROUNDS_HOOKS add the US's 8th round
+  (optional, as every extra round: turn.ActionRound asks ``extra_action_round`` first).
 * The Reformer ``the_reformer`` (rest of game): COUP_BARS (no USSR coups in Europe, free ones too;
   realignments stay allowed); Glasnost (#90) reads it for its 4-Op bonus.
 * Iran-Contra Scandal ``iran_contra:turn``: REALIGN_MODIFIERS (−1 on every US realignment die).
@@ -38,7 +39,8 @@ Decisions taken where the sources leave room:
   With no non-scoring card in the pile the event happens with no effect (Star Wars is removed).
 * North Sea Oil's round: played during the action rounds, a US round ``R + 1`` (``R`` = the turn's
   regular rounds, 7 in the Late War) is inserted just above the turn's ``end_turn`` frame, so it
-  comes after every other round of the turn (the Space Station rounds included). It does not stack
+  comes after every other round of the turn (the Space Station rounds included); the US "may take"
+  it: the round starts with ``extra_action_round`` (turn.ActionRound). It does not stack
   with the US's own Space Station round (cards.md §4): when the US already has an extra round
   pending or is playing it, nothing is added.
 * KAL-007 and Glasnost: the 4 Operations are a fixed grant (no Red Scare/Purge, §6), used for
@@ -427,7 +429,7 @@ def iran_iraq_war(state: TSState, actor: int) -> None:
 @choice("iran_iraq_war")
 def _iran_iraq_target(state: TSState, actor: int, key: str, data: Any) -> None:
     target = M.INDEX[key]
-    war(state, actor, target, enemy_controlled_neighbours(state, actor, target))
+    war(state, actor, target, enemy_controlled_neighbours(state, actor, target), card=102)
 
 
 @event(109)

@@ -32,7 +32,9 @@ Lasting effects (:mod:`..effects`) and the hooks they act through (:mod:`..hooks
   before anything the US plays) or, when it can, ``un_intervention``: it commits to play UN
   Intervention as an event this round (``we_will_bury_you:un_intervention`` restricts the round
   to that play; AFTER_ROUND_HOOKS clear it). Asked at every such round where the US holds a card,
-  so the question reveals nothing; with no card, or trapped, the VP land at once. (This keeps the
+  so the question reveals nothing; with no card, or trapped, the VP land at once. An extra round
+  the US declines (``extra_action_round``: ``pass``) is no action round: the VP wait for the next
+  round it takes. (This keeps the
   FAQ order "3 VP before any VP of the US card" exactly, which a check at the end of the round
   could not.)
 * Brezhnev Doctrine ``brezhnev_doctrine:turn``: OPS_BONUSES (USSR cards +1 Op, not above 4).
@@ -77,7 +79,9 @@ from .. import effects as E
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import CARD_OPTIONS, DIE_OPTIONS, add_to_hand, card_side, playable_cards, remove_from_hand, role
+from ..common import (
+    CARD_OPTIONS, DIE_OPTIONS, add_to_hand, card_side, playable_cards, remove_from_hand, role, scoring_due,
+)
 from ..state import SIDE_NAMES, US, USSR, TSState, other
 from .primitives import (
     N,
@@ -130,7 +134,8 @@ def brush_war(state: TSState, actor: int) -> None:
 
 @choice("brush_war")
 def _brush_war(state: TSState, actor: int, target: int, data: Any) -> None:
-    war(state, actor, target, enemy_controlled_neighbours(state, actor, target), at_least=3, vp=1, milops=3)
+    war(state, actor, target, enemy_controlled_neighbours(state, actor, target), card=36, at_least=3, vp=1,
+        milops=3)
 
 
 # -- #39 Arms Race ---------------------------------------------------------------------------------
@@ -225,7 +230,7 @@ def _trap_round(state: TSState, side: int) -> bool:
     if not state.has(TRAPS[side]):
         return False
     cards = _trap_discards(state, side)
-    if not cards or _scoring_due(state, side):
+    if not cards or scoring_due(state, side):
         # The card filter leaves only scoring cards (none: the round is skipped).
         return False
     state.stack.pop()  # the action round itself
@@ -277,7 +282,7 @@ def _salt_take(state: TSState, actor: int, key: str, data: Any) -> None:
     card = card_number(key)  # shown to the opponent: the choice is public
     i = state.discard.index(card)
     state.discard = state.discard[:i] + state.discard[i + 1 :]
-    add_to_hand(state, actor, card)
+    add_to_hand(state, actor, card, public=True)
 
 
 def _salt_coups(state: TSState, side: int, country: int) -> int:
@@ -434,7 +439,7 @@ def _missile_envy_exchange(state: TSState, holder: int, key: str, taker: int) ->
     remove_from_hand(state, holder, card)
     # Missile Envy goes to the holder's hand instead of the discard pile: drop its disposal.
     drop_disposal(state, MISSILE_ENVY)
-    add_to_hand(state, holder, MISSILE_ENVY)
+    add_to_hand(state, holder, MISSILE_ENVY, public=True)
     state.add_effect(E.MISSILE_ENVY[holder])
     log(state, role(state, holder), "missile_envy_gives", CARD_OPTIONS[card].key)
     owner = card_side(card)
@@ -458,19 +463,6 @@ def _missile_envy_discarded(state: TSState, side: int, card: int) -> None:
 
 
 H.DISCARD_HOOKS.append(_missile_envy_discarded)
-
-
-def _rounds_left(state: TSState, side: int) -> int:
-    """``side``'s action rounds still to come this turn, the current one included."""
-    return sum(1 for f in state.stack if f[0] == "action_round" and f[2] == side)
-
-
-def _scoring_due(state: TSState, side: int) -> bool:
-    """``side`` holds scoring cards and has no more action rounds left this turn than them: one
-    must be played now, before any event obligation (Missile Envy, Quagmire/Bear Trap: cards.md
-    §5.4 "the scoring card is played first"), or it would be held past the end of the turn."""
-    held = sum(1 for c in state.hands[side] if is_scoring(c))
-    return held > 0 and _rounds_left(state, side) <= held
 
 
 # -- #50 "We Will Bury You" ------------------------------------------------------------------------
@@ -637,10 +629,10 @@ H.OPERATIONS_HOOKS.append(flower_power_operations_hook)
 def _restrict_cards(state: TSState, side: int, cards: list[int]) -> list[int]:
     """Trapped with nothing to discard (or a scoring card due): scoring cards only. Missile Envy
     owed: that card, unless a scoring card is due. Committed UN Intervention: that card."""
-    if state.has(TRAPS[side]) and (not _trap_discards(state, side) or _scoring_due(state, side)):
+    if state.has(TRAPS[side]) and (not _trap_discards(state, side) or scoring_due(state, side)):
         return [c for c in cards if c != CD.CHINA_CARD and is_scoring(c)]
     if state.has(E.MISSILE_ENVY[side]) and MISSILE_ENVY in cards:
-        if _scoring_due(state, side):
+        if scoring_due(state, side):
             return [c for c in cards if c != CD.CHINA_CARD and is_scoring(c)]
         return [MISSILE_ENVY]
     if side == US and state.has(E.WE_WILL_BURY_YOU_UN) and UN_INTERVENTION in cards:

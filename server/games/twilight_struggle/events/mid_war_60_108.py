@@ -62,7 +62,7 @@ from .. import effects as E
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import DONE, add_to_hand, card_options, country_options, remove_from_hand, reshuffle, role
+from ..common import DONE, add_to_hand, card_options, country_options, learn, remove_from_hand, reshuffle, role
 from ..state import US, USSR, TSState, other
 from .primitives import (
     ask,
@@ -125,6 +125,7 @@ def lone_gunman(state: TSState, actor: int) -> None:
     ids = ",".join(card_id(c) for c in state.hands[US])
     log(state, role(state, US), "reveal_hand", "hand:" + ids, visible_to=(role(state, USSR),),
         redacted="hand:hidden")
+    learn(state, US, state.hands[US])
     grant_ops(state, USSR, 1)
 
 
@@ -196,7 +197,7 @@ def _grain_sales(state: TSState, side: int, key: str, card: int) -> None:
         # the card is then discarded or removed as usual (turn.CardUse).
         state.stack.append(("card_use", card, US))
         return
-    add_to_hand(state, USSR, card)
+    add_to_hand(state, USSR, card, public=True)  # given back in the open
     _grain_sales_ops(state)
 
 

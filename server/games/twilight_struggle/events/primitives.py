@@ -18,7 +18,8 @@ Frames (all data):
 * ``("event_country", actor, name, countries, data)``: ``actor`` picks one of ``countries``
   (``country:<id>`` keys, decision step ``name``); ``CHOICES[name](state, actor, country, data)``
   carries it out (Truman Doctrine, Independent Reds, Warsaw Pact Formed's removals...).
-* ``("war", actor, target, modifier, at_least, vp)``: a war card's die (chance).
+* ``("war", actor, target, modifier, at_least, vp)``: a war card's die (chance); ``modifier`` is
+  subtracted from it (the card's own and hooks.WAR_MODIFIERS').
 * ``("ev_ops", actor, value)``: operations granted by an event (influence, realignment or coup),
   not reduced by Red Scare/Purge (FAQ).
 """
@@ -108,11 +109,14 @@ def ask_country(state: TSState, actor: int, name: str, countries: Iterable[int],
     state.stack.append(("event_country", actor, name, tuple(sorted(set(countries))), data))
 
 
-def war(state: TSState, actor: int, target: int, modifier: int, *, at_least: int = 4, vp: int = 2,
+def war(state: TSState, actor: int, target: int, modifier: int, *, card: int, at_least: int = 4, vp: int = 2,
         milops: int = 2) -> None:
-    """A war card: ``actor`` gets ``milops`` at once; a die minus ``modifier`` ≥ ``at_least``
-    wins ``vp`` and swaps the enemy's influence in ``target`` for the actor's."""
+    """War card ``card``: ``actor`` gets ``milops`` at once; a die minus ``modifier`` (the card's
+    own, plus what lasting effects add: hooks.WAR_MODIFIERS) ≥ ``at_least`` wins ``vp`` and swaps
+    the enemy's influence in ``target`` for the actor's."""
     state.milops[actor] = min(5, state.milops[actor] + milops)
+    for extra in H.WAR_MODIFIERS:
+        modifier += extra(state, actor, card, target)
     state.stack.append(("war", actor, target, modifier, at_least, vp))
 
 
