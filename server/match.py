@@ -30,6 +30,7 @@ from .core.game import CHANCE, Decision, Game, Outcome, sample_chance
 from .core.record import Record, make_header, move_line, outcome_line
 from .core.seeds import derive_seed
 from .faults import (
+    DEFAULT_DECISION_TIMEOUT_MS,
     DISCONNECT,
     POLICY_NAMES,
     RANDOM,
@@ -135,10 +136,15 @@ class MatchDriver:
     # -- the messages every seat gets -------------------------------------------------------------
 
     def started_message(self, role: str) -> pb.PlayResponse:
+        """``MatchStarted`` for ``role``, with the time limits in force (the default limit per
+        decision when the match sets neither a bank nor a cap)."""
         tc = self.time_control
+        cap = tc.max_per_decision_ms or (0 if tc.bank_ms else DEFAULT_DECISION_TIMEOUT_MS)
+        if self.policy is None:
+            cap = 0  # trusted bots without a policy are not timed
         return match_started_message(
             self.match_id, self.game, self.rules, role, self.names, bot_seed(self.seed, role),
-            bank_ms=tc.bank_ms, increment_ms=tc.increment_ms, max_per_decision_ms=tc.max_per_decision_ms,
+            bank_ms=tc.bank_ms, increment_ms=tc.increment_ms, max_per_decision_ms=cap,
             fault_policy=self.policy or 0,
         )
 

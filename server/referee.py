@@ -185,7 +185,8 @@ class Referee:
         with trio.move_on_after(FINISH_TIMEOUT_S + 1):
             await all_done()
         for session in list(self.live_sessions):
-            session.end()  # no error: the session is over, the server going away
+            session.error(pb.ERROR_CODE_SHUTTING_DOWN, "the server is shutting down")
+            session.end()  # no error status: the session is over, the server going away
 
     # -- finished matches, paired matches ----------------------------------------------------------
 
@@ -323,7 +324,7 @@ class Referee:
             # Reconnect semantics: the newest session of a bot takes over its seats (the older
             # stream may be dead without the server knowing yet). The older one ends now, which
             # also frees its place under --max-sessions-per-bot.
-            older.error(pb.ERROR_CODE_PROTOCOL, "superseded by a newer session with the same token")
+            older.error(pb.ERROR_CODE_SUPERSEDED, "superseded by a newer session with the same token")
             self._end_session(older)
             self._session_gone(older)
         self.sessions[name] = session

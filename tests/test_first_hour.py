@@ -218,3 +218,30 @@ def test_report_says_which_records_do_not_replay(tmp_path):
     report = standoff("report", str(run), "--no-verify")
     assert report.returncode == 1 and "Traceback" not in report.stderr
     assert f"{victim.stem}: no record file" in report.stderr and "1 records could not be shown" in report.stderr
+
+
+def test_match_started_sends_the_limits_in_force_and_errors_have_distinct_codes(server_thread):
+    token = server_thread.tokens.add("twice")
+    first = RawClient(server_thread.address, token)
+    first.next("welcome")
+    match_id = server_thread.start_match(["remote:twice", "random"], options={"first": "p1"}).match_id
+    started = first.next("match_started").match_started
+    assert started.match_id == match_id
+    # no time control given: the referee's default limit per decision is what the seat is told
+    assert (started.time_control.bank_ms, started.time_control.max_per_decision_ms) == (0, 30_000)
+    second = RawClient(server_thread.address, token)  # the same bot reconnects
+    second.next("welcome")
+    superseded = first.next("error").error
+    assert superseded.code == pb.ERROR_CODE_SUPERSEDED and "superseded" in superseded.message
+    assert first.next() is None and first.status is None  # then its stream ends, status OK
+    first.close(), second.close()
+
+
+def test_a_tournament_with_a_remote_entrant_keeps_logs_off_stdout(tmp_path):
+    config = tmp_path / "r.toml"
+    config.write_text(f'name = "r"\ngame = "schotten-totten"\nentrants = ["greedy", "random", "remote:ghost"]\n'
+                      f'remote_wait_s = 0\noutput_dir = "{tmp_path / "runs"}"\n')
+    run = standoff("tournament", str(config), "--data-dir", str(tmp_path / "data"))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("Matches: ")  # the report, from its first line: no log line before it
+    assert not [line for line in run.stdout.splitlines() if line.startswith("{") or "[info" in line or "[warning" in line]

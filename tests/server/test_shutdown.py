@@ -109,8 +109,11 @@ def test_sigterm_lets_running_matches_finish_then_ends_the_rest_as_shutdown(tmp_
     (shut,) = ended("stuck")
     assert (shut.match_id, shut.termination, shut.role, shut.winner) == (cut, "shutdown", "p2", "")
     assert [s.score for s in shut.scores] == [0.0, 0.0]
-    # both streams then ended with status OK (not UNAVAILABLE)
+    # both streams then ended with status OK (not UNAVAILABLE), after Error{SHUTTING_DOWN}
     assert quick_client.status is None and stuck_client.status is None
+    for name in seen:
+        codes = [m.error.code for m in seen[name] if m.WhichOneof("body") == "error"]
+        assert codes[-1:] == [pb.ERROR_CODE_SHUTTING_DOWN], (name, codes)
     assert "shutting down" in stderr
     record = (data / "records" / f"{cut}.jsonl").read_text().splitlines()
     assert json.loads(record[-1])["termination"] == "shutdown"

@@ -24,6 +24,8 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_CODE_NOT_YOUR_MATCH: _ClassVar[ErrorCode]
     ERROR_CODE_TIMEOUT: _ClassVar[ErrorCode]
     ERROR_CODE_UNSUPPORTED_VERSION: _ClassVar[ErrorCode]
+    ERROR_CODE_SUPERSEDED: _ClassVar[ErrorCode]
+    ERROR_CODE_SHUTTING_DOWN: _ClassVar[ErrorCode]
 
 class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -42,6 +44,8 @@ ERROR_CODE_STALE_DECISION: ErrorCode
 ERROR_CODE_NOT_YOUR_MATCH: ErrorCode
 ERROR_CODE_TIMEOUT: ErrorCode
 ERROR_CODE_UNSUPPORTED_VERSION: ErrorCode
+ERROR_CODE_SUPERSEDED: ErrorCode
+ERROR_CODE_SHUTTING_DOWN: ErrorCode
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_WAITING: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
