@@ -126,7 +126,7 @@ async def _run(bot, address, token, matches, tls, reconnect, max_retries, hooks)
 async def _session(bot, channel, token, matches, results, started, book, hooks) -> bool:
     """One ``Play`` stream. Returns True when done (enough matches, or the server closed). A
     seat is a match id and a role (one session may hold both seats of a match)."""
-    on_error, on_result = hooks
+    on_error, on_result = hooks or (None, None)
     call = channel.stream_stream(
         "/standoff.v1.RefereeService/Play",
         request_serializer=pb.PlayRequest.SerializeToString,
