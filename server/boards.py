@@ -20,6 +20,7 @@ __all__ = [
     "history_lines",
     "schotten_totten_seat",
     "schotten_totten_table",
+    "table_view",
     "twilight_struggle_seat",
     "twilight_struggle_table",
 ]
@@ -38,6 +39,36 @@ def generic_board(view: Mapping[str, Any]) -> str:
         lines += textwrap.wrap(text, WIDTH, subsequent_indent="      ", break_on_hyphens=False) or [text]
     lines += history_lines(view.get("history") or [])
     return "\n".join(lines)
+
+
+def table_view(game: Any, state: Any) -> dict[str, Any]:
+    """The whole table as one view dict, for omniscient boards: the first seat's view (no
+    history) with ``role`` ``None`` and ``hands`` (every seat's hand, face up). What only one seat
+    sees of the table is merged in: Twilight Struggle's secret headlines, Schotten Totten's deck
+    tops put back with Scout. Drawn by the same board as a seat's view, so the omniscient page and
+    the seat pages agree; built from ``game.view`` alone, so it agrees with the text boards too."""
+    roles = list(state.rules.roles)
+    views = {role: game.view(state, role, getattr(state, "number", 0)) for role in roles}
+    table = dict(views[roles[0]])
+    for key in ("history", "history_from", "opponents", "opponent_hand", "opponent_hand_size", "hand"):
+        table.pop(key, None)
+    table["role"] = None
+    table["hands"] = {role: list(views[role].get("hand") or []) for role in roles}
+    if isinstance(table.get("headline"), dict):
+        headline: dict[str, Any] = {}
+        for role in roles:
+            headline.update(views[role].get("headline") or {})
+        table["headline"] = {role: headline[role] for role in roles if role in headline}
+    decks = table.get("decks")
+    if isinstance(decks, dict):
+        merged = {}
+        for name, deck in decks.items():
+            tops = [list((views[role].get("decks") or {}).get(name, {}).get("top") or []) for role in roles]
+            size = max((len(t) for t in tops), default=0)
+            top = [next((t[i] for t in tops if i < len(t) and t[i] != "unknown"), "unknown") for i in range(size)]
+            merged[name] = {**deck, "top": top}
+        table["decks"] = merged
+    return table
 
 
 def history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:

@@ -37,16 +37,18 @@ from pathlib import Path
 from typing import Any
 
 from ..server.core.game import CHANCE
-from ..server.core.record import ReplayError
+from ..server.boards import table_view
+from ..server.core.record import ReplayError, replay_steps
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
 from ..server.review import Review, game_for, outcome_lines, render_view, review
 from .html_assets import CSS, VIEWER_JS
 from .html_charts import bar_chart, elo_chart, interval_chart
+from .ts_map import layout as ts_layout
 from .model import Result
 from .report import ELO_FILE, RESULTS_FILE, compute_ratings, elo_lines, read_results
 
-__all__ = ["ReportError", "apply_delta", "match_tracks", "omniscient_boards", "view_delta", "write_report"]
+__all__ = ["ReportError", "apply_delta", "frame_options", "match_tracks", "omniscient_boards", "view_delta", "write_report"]
 
 REPORT_DIR = "report"
 MATCHES_DIR = "matches"
@@ -111,8 +113,10 @@ _MISSING = object()
 
 def view_delta(previous: Mapping[str, Any] | None, current: Mapping[str, Any]) -> dict[str, Any]:
     """What changed from ``previous`` to ``current`` (top-level keys): changed values whole,
-    except equal-length lists, sent as ``{"@patch": {index: item}}``; removed keys in
-    ``"@gone"``. :func:`apply_delta` (and the viewer's JavaScript) undo it."""
+    except equal-length lists, sent as ``{"@patch": {index: item}}``, lists that grew at the end
+    (``{"@add": [items]}``) and dicts of which a few keys changed (``{"@dict": {key: value},
+    "@del": [keys]}``); removed keys in ``"@gone"``. :func:`apply_delta` (and the viewer's
+    JavaScript) undo it."""
     if previous is None:
         return dict(current)
     delta: dict[str, Any] = {}
@@ -122,12 +126,28 @@ def view_delta(previous: Mapping[str, Any] | None, current: Mapping[str, Any]) -
             continue
         if isinstance(value, list) and isinstance(old, list) and value and len(value) == len(old):
             delta[key] = {"@patch": {str(i): v for i, (v, o) in enumerate(zip(value, old)) if v != o}}
+        elif isinstance(value, list) and isinstance(old, list) and len(value) > len(old) and value[: len(old)] == old:
+            delta[key] = {"@add": value[len(old):]}
+        elif _sorted_strings(value) and _sorted_strings(old) and set(old) <= set(value) and len(value) == len(set(value)):
+            delta[key] = {"@sorted": sorted(set(value) - set(old))}  # merged in, kept sorted
+        elif isinstance(value, dict) and isinstance(old, dict) and old:
+            changed = {k: v for k, v in value.items() if old.get(k, _MISSING) != v}
+            dropped = [k for k in old if k not in value]
+            if len(changed) + len(dropped) < len(value):  # smaller than the whole dict
+                delta[key] = {"@dict": changed, **({"@del": dropped} if dropped else {})}
+            else:
+                delta[key] = value
         else:
             delta[key] = value
     gone = [key for key in previous if key not in current]
     if gone:
         delta["@gone"] = gone
     return delta
+
+
+def _sorted_strings(value: Any) -> bool:
+    return (isinstance(value, list) and bool(value) and all(isinstance(v, str) and v.isascii() for v in value)
+            and all(a < b for a, b in zip(value, value[1:])))
 
 
 def apply_delta(previous: Mapping[str, Any] | None, delta: Mapping[str, Any]) -> dict[str, Any]:
@@ -142,6 +162,15 @@ def apply_delta(previous: Mapping[str, Any] | None, delta: Mapping[str, Any]) ->
             for index, item in value["@patch"].items():
                 items[int(index)] = item
             view[key] = items
+        elif isinstance(value, dict) and "@sorted" in value and isinstance(view.get(key), list):
+            view[key] = sorted(list(view[key]) + list(value["@sorted"]))
+        elif isinstance(value, dict) and "@add" in value and isinstance(view.get(key), list):
+            view[key] = list(view[key]) + list(value["@add"])
+        elif isinstance(value, dict) and "@dict" in value and isinstance(view.get(key), dict):
+            merged = {**view[key], **value["@dict"]}
+            for gone in value.get("@del", ()):
+                merged.pop(gone, None)
+            view[key] = merged
         else:
             view[key] = value
     return view
@@ -174,6 +203,39 @@ def _frame_choice(frame: Any) -> dict[str, Any]:
     return out
 
 
+def _share_options(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """A track's frames with their option lists coded: ``keys``, every option key of the track
+    once, and each frame's ``o`` a list of indices into it, or ``"="`` when equal to the
+    previous list (Twilight Struggle asks for one influence point at a time, with the same
+    options). :func:`frame_options` decodes them."""
+    keys: dict[str, int] = {}
+    previous = None
+    for frame in frames:
+        options = frame.get("o")
+        if options is None:
+            continue
+        if options == previous:
+            frame["o"] = "="
+            continue
+        previous = options
+        frame["o"] = [keys.setdefault(key, len(keys)) for key in options]
+    return {"frames": frames, "keys": list(keys)}
+
+
+def frame_options(track: Mapping[str, Any]) -> list[list[str] | None]:
+    """The option keys of each frame of ``track`` (``None``: a frame without options)."""
+    keys, result, previous = track.get("keys") or [], [], None
+    for frame in track["frames"]:
+        options = frame.get("o")
+        if options is None:
+            result.append(None)
+            continue
+        if options != "=":
+            previous = [keys[i] for i in options]
+        result.append(previous)
+    return result
+
+
 def _text_frames(boards: Sequence[str], choices: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Frames of board texts: ``b``, each board's lines as a delta on the previous ones."""
     frames, previous = [], None
@@ -202,7 +264,7 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
             views = [seat.frames[i].view for i in keep] + [seat.final_view]
             boards = [render_view(game, _bare(view)) for view in views]
             choices = [_frame_choice(seat.frames[i]) for i in keep] + [{}]
-            tracks[role] = {"seat": role, "frames": _text_frames(boards, choices), "log": seat.log}
+            tracks[role] = {"seat": role, **_share_options(_text_frames(boards, choices)), "log": seat.log}
             continue
         frames, previous = [], None
         for i in keep:
@@ -213,18 +275,47 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
             frames.append(entry)
         final = _bare(seat.final_view)
         frames.append({"v": view_delta(previous, final)})
-        tracks[role] = {"seat": role, "frames": frames, "log": seat.log}
+        tracks[role] = {"seat": role, **_share_options(frames), "log": seat.log}
     boards = [omniscient.frames[i].board for i in keep] + [omniscient.final_board]
-    choices = [_frame_choice(omniscient.frames[i]) for i in keep] + [{}]
-    tracks["omniscient"] = {"seat": None, "frames": _text_frames(boards, choices), "log": omniscient.log}
+    # the prompt and options of a decision are in its seat's track ("seats": the viewer takes them there)
+    choices = [{"k": omniscient.frames[i].key} for i in keep] + [{}]
+    frames = _text_frames(boards, choices)
+    if drawn:  # the same board as the seats', every hand face up; the text stays (a toggle)
+        previous = None
+        for frame, view in zip(frames, _table_views(game, record, {omniscient.frames[i].number for i in keep})):
+            frame["v"] = view_delta(previous, view)
+            previous = view
+    tracks["omniscient"] = {"seat": None, "frames": frames, "log": omniscient.log, "choices": "seats"}
+    lines = _safe_outcome_lines(omniscient)
     meta = {
         "game": game.name,
         "roles": list(roles),
         "outcome": _outcome_text(omniscient),
-        "faults": [line for line in _safe_outcome_lines(omniscient) if line.startswith("fault")],
+        "faults": [line for line in lines if line.startswith("faults:")],
         "decisions": len(record.moves),
     }
+    if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
+        meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
     return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board}
+
+
+def _table_views(game: Any, record: Any, numbers: set[int]) -> list[dict[str, Any]]:
+    """The whole table (:func:`~standoff.server.boards.table_view`) when each decision in
+    ``numbers`` was asked, then at the end."""
+    views = []
+    if 1 in numbers:
+        rules = game.rules(record.header.get("ruleset"), record.header.get("options") or {})
+        views.append(table_view(game, game.new_state(rules)))
+    state = None
+    for step in replay_steps(game, record):  # step.state: after the step (one object, updated)
+        state = step.state
+        if step.number + 1 in numbers:
+            views.append(table_view(game, state))
+    if state is None:
+        rules = game.rules(record.header.get("ruleset"), record.header.get("options") or {})
+        state = game.new_state(rules)
+    views.append(table_view(game, state))
+    return views
 
 
 def omniscient_boards(track: Mapping[str, Any]) -> list[str]:
@@ -258,7 +349,7 @@ def _standings(ratings: Mapping[str, Any]) -> str:
     players = ratings.get("players", [])
     many = len(ratings.get("components", [])) > 1
     head = (
-        "<tr><th>#</th><th class=\"name\">player</th><th>Elo</th><th>\u00b1 95%</th><th>interval</th>"
+        "<tr><th>#</th><th class=\"name\">player</th><th title=\"Bradley-Terry rating, Elo scale, mean 0\">BT rating</th><th>\u00b1 95%</th><th>interval</th>"
         "<th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>" + ("<th>group</th>" if many else "") + "</tr>"
     )
     rows = []
@@ -281,7 +372,7 @@ def _standings(ratings: Mapping[str, Any]) -> str:
             + (f"<td>{p.get('component', 0) + 1}</td>" if many else "")
             + "</tr>"
         )
-    note = "Bradley-Terry ratings (mean 0); \u00b1 is the half-width of the 95% interval (Fisher information)."
+    note = "BT rating: Bradley-Terry maximum-likelihood ratings on the Elo scale, mean 0 (not the incremental Elo of the chart below); \u00b1 is the half-width of the 95% interval (Fisher information)."
     if many:
         note += " Ratings compare only within a group: no games link the groups."
     if any(c.get("regularized") for c in ratings.get("components", [])):
@@ -375,7 +466,8 @@ def _pairs(ratings: Mapping[str, Any]) -> str:
         )
     return (
         "<table><thead><tr><th class=\"name\">pair</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>"
-        "<th>Elo (trinomial)</th><th>pentanomial [LL LD WL+DD WD WW]</th></tr></thead>"
+        "<th title=\"the rating difference the score implies, Elo scale\">rating diff (trinomial)</th>"
+        "<th>pentanomial [LL LD WL+DD WD WW]</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table><p class=\"note\">From the first player's point of view; \u00b1 95%.</p>"
     )
 
@@ -418,7 +510,7 @@ def _matches_table(results: Sequence[Result], info: Mapping[str, Mapping[str, An
             for role, kinds in (result.faults or {}).items()
         )
         rows.append(
-            f"<tr><td>{result.index}</td><td>{result.round}</td><td class=\"name\">{link}</td>{seats}"
+            f"<tr><td>{result.index + 1}</td><td>{result.round}</td><td class=\"name\">{link}</td>{seats}"
             f"<td class=\"name\">{winner}</td><td class=\"name\">{esc(result.termination)}</td>"
             f"<td>{meta.get('decisions', '-')}</td><td class=\"text\">{esc(faults)}</td></tr>"
         )
@@ -496,18 +588,26 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         islands.append(
             f'<script type="application/json" id="track-{esc(name)}" data-track="{esc(name)}">{_json_island(track)}</script>'
         )
+    wide = ""
+    if meta["game"] == "twilight-struggle":  # the map: the board takes the page's width
+        islands.append(f'<script type="application/json" id="ts-layout">{_json_island(ts_layout())}</script>')
+        wide = ' class="wide"'
+    text_toggle = ""
+    if any("b" in frame and "v" in frame for track in data["tracks"].values() for frame in track["frames"][:1]):
+        text_toggle = ('<label class="seats" title="the board as text, as standoff replay prints it">'
+                       '<input type="checkbox" id="as-text"> text</label>')
     final = data["final_board"]
     body = f"""<header class="top"><h1>{esc(title)}</h1><div class="sub">{subtitle}</div><div class="sub">{nav}</div></header>
-<main>
+<main{wide}>
 <section id="viewer" hidden>
 <div class="controls">
 <span class="seats" title="whose eyes: a seat sees only what it saw">{radios}</span>
 <button id="first" title="first (Home)">\u00ab</button><button id="prev" title="back (\u2190)">\u25c0</button>
 <input type="range" id="slider" min="0" max="0" value="0" aria-label="decision">
 <button id="next" title="next (\u2192)">\u25b6</button><button id="last" title="end (End)">\u00bb</button>
-<span id="pos"></span>
+<span id="pos"></span>{text_toggle}
 </div>
-<div class="panes"><div id="board"></div><div><div id="decision" class="decision"></div><div id="log" class="log"></div></div></div>
+<div class="panes{' wide' if wide else ''}"><div id="board"></div><div><div id="decision" class="decision"></div><div id="log" class="log"></div></div></div>
 <p class="note">Player decisions only (deals and draws are in the log). A seat's view shows only what that seat saw when it was asked; \u201comniscient\u201d shows every hand.</p>
 </section>
 <noscript><section><h2>Final position</h2><pre class="board">{esc(final)}</pre></section></noscript>
@@ -537,8 +637,19 @@ def _game_data(records: Path, stem: str) -> tuple[dict[str, Any] | None, str | N
         return None, f"the record does not replay: {exc}"
 
 
+def _seat_order(config: Mapping[str, Any], seats: Mapping[str, str]) -> list[str]:
+    """The seats in the game's role order (the order of the viewer's seat buttons)."""
+    roles = list(config.get("roles") or [])
+    if not roles:
+        try:
+            roles = list(game_for(config.get("game")).rules().roles)
+        except (ValueError, TypeError, AttributeError):
+            roles = []
+    return [r for r in roles if r in seats] + [r for r in seats if r not in roles]
+
+
 def _subtitle(config: Mapping[str, Any], result: Result, extra: str = "") -> str:
-    seats = " vs ".join(f"{esc(role)} {esc(bot)}" for role, bot in result.seats.items())
+    seats = " vs ".join(f"{esc(role)} {esc(result.seats[role])}" for role in _seat_order(config, result.seats))
     return (
         f"{esc(config.get('game', ''))} ({esc(config.get('ruleset') or 'default')}) \u00b7 round {result.round} "
         f"\u00b7 seed {result.seed} \u00b7 {seats} \u00b7 {esc(_result_line(result))}{extra}"

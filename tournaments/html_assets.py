@@ -16,6 +16,8 @@ Boards are drawn per game by ``RENDERERS[game]`` (Schotten Totten here; a game w
 the view as indented JSON).
 """
 
+from .html_ts import TS_CSS, TS_JS
+
 CSS = r"""
 :root { --ink: #1d2330; --muted: #5d6678; --line: #d9dee8; --bg: #f7f8fb; --card: #ffffff;
         --accent: #2f6fde; --good: #1f8a4c; --bad: #c0392b; }
@@ -124,6 +126,14 @@ VIEWER_JS = r"""
         var arr = view[k].slice();
         Object.keys(x["@patch"]).forEach(function (i) { arr[Number(i)] = x["@patch"][i]; });
         view[k] = arr;
+      } else if (x && typeof x === "object" && !Array.isArray(x) && x["@sorted"] !== undefined && Array.isArray(view[k])) {
+        view[k] = view[k].concat(x["@sorted"]).sort();
+      } else if (x && typeof x === "object" && !Array.isArray(x) && x["@add"] !== undefined && Array.isArray(view[k])) {
+        view[k] = view[k].concat(x["@add"]);
+      } else if (x && typeof x === "object" && !Array.isArray(x) && x["@dict"] !== undefined && view[k] && typeof view[k] === "object") {
+        var merged = Object.assign({}, view[k], x["@dict"]);
+        (x["@del"] || []).forEach(function (g) { delete merged[g]; });
+        view[k] = merged;
       } else {
         view[k] = x;
       }
@@ -140,11 +150,16 @@ VIEWER_JS = r"""
     var track = JSON.parse(el.textContent);
     var prev = null;
     var board = null;
+    track.texts = track.frames.map(function (f) {
+      if (f.b === undefined) { return null; }  // the board as text, a delta on its lines
+      board = applyDelta(board, f.b);
+      return board.board.join("\n");
+    });
+    var options = null;
+    track.frames.forEach(function (f) {  // "=": the same options as the track's previous ones
+      if (f.o === "=") { f.o = options; } else if (f.o) { options = f.o.map(function (i) { return track.keys[i]; }); f.o = options; }
+    });
     track.views = track.frames.map(function (f) {
-      if (f.b !== undefined) {  // omniscient: the board text, as a delta on its lines
-        board = applyDelta(board, f.b);
-        return { text: board.board.join("\n") };
-      }
       if (f.v === undefined) { return null; }
       prev = applyDelta(prev, f.v);
       return prev;
@@ -168,14 +183,15 @@ VIEWER_JS = r"""
     if (!list || !list.length) { return [h("span", { "class": "muted", text: "-" })]; }
     return list.map(function (c) { return card(c, extra); });
   }
-  function stBoard(view, seat) {
+  function stBoard(view, ctx) {
+    var seat = ctx.seat;
     var flags = view.flags || [];
     var roles = flags.length ? Object.keys(flags[0].sides) : [seat];
     var me = view.role;
     // this seat first; two players face each other across the flags, more sit side by side
     var cols = roles.indexOf(me) >= 0 ? [me].concat(roles.filter(function (r) { return r !== me; })) : roles;
     var two = cols.length === 2;
-    function label(role) { return role + (role === me ? " (this seat)" : ""); }
+    function label(role) { return role + (role === me && !view.hands ? " (this seat)" : ""); }
     var heads = two ? [h("th", { text: label(cols[0]) }), h("th", { text: "flag" }), h("th", { text: cols[1] })]
       : [h("th", { text: "flag" })].concat(cols.map(function (r) { return h("th", { text: label(r) }); }));
     var head = h("tr", null, heads);
@@ -199,14 +215,22 @@ VIEWER_JS = r"""
     });
     var table = h("table", { "class": "st" }, [h("thead", null, [head]), h("tbody", null, rows)]);
     var hands = h("div", { "class": "hands" });
-    hands.appendChild(h("div", null, [h("b", { text: "hand of " + me + ": " })].concat(cards(view.hand))));
-    Object.keys(view.opponents || {}).forEach(function (role) {
+    if (view.hands) {  // the whole table: every hand face up
+      cols.forEach(function (role) {
+        hands.appendChild(h("div", { "class": "hand", "data-seat": role },
+          [h("b", { text: "hand of " + role + ": " })].concat(cards(view.hands[role]))));
+      });
+    } else {
+      hands.appendChild(h("div", { "class": "hand", "data-seat": me },
+        [h("b", { text: "hand of " + me + ": " })].concat(cards(view.hand))));
+    }
+    Object.keys(view.hands ? {} : view.opponents || {}).forEach(function (role) {
       var o = view.opponents[role];
       var backs = [];
       for (var i = 0; i < (o.troops || 0) + (o.tactics || 0); i++) {
         backs.push(h("span", { "class": "card back", text: i < (o.troops || 0) ? "T" : "X" }));
       }
-      var line = h("div", null, [h("b", { text: "hand of " + role + ": " }),
+      var line = h("div", { "class": "hand", "data-seat": role }, [h("b", { text: "hand of " + role + ": " }),
         (o.troops || 0) + " troops, " + (o.tactics || 0) + " tactics "].concat(backs));
       if (o.known && o.known.length) {
         line.appendChild(document.createTextNode(" known: "));
@@ -225,32 +249,14 @@ VIEWER_JS = r"""
         hands.appendChild(h("div", null, [h("b", { text: "discards of " + role + ": " })].concat(cards(list))));
       }
     });
-    var info = "turn " + view.turn + ", " + view.to_move + " to move" + (view.step ? " (" + view.step + ")" : "");
+    var info = "turn " + view.turn + ", " + view.to_move + " to move" + (view.step ? " (" + view.step + ")" : "") +
+      (view.hands ? " \u00b7 everything: every hand face up" : " \u00b7 as seen by " + me);
     return h("div", null, [h("div", { "class": "muted", text: info }), table, hands]);
   }
   function genericBoard(view) {
     return h("pre", { "class": "board", text: JSON.stringify(view, null, 1) });
   }
-  function tsBoard(view, seat) {
-    var box = h("div", { "class": "hands" });
-    var china = view.china_card || {};
-    box.appendChild(h("div", { text: "turn " + view.turn + ", action round " + view.action_round + ", " +
-      view.phasing + " phasing · VP " + view.vp + " (+ = US) · DEFCON " + view.defcon +
-      " · military ops US " + ((view.military_ops || {}).us || 0) + " / USSR " + ((view.military_ops || {}).ussr || 0) +
-      " · space US " + ((view.space || {}).us || 0) + " / USSR " + ((view.space || {}).ussr || 0) }));
-    box.appendChild(h("div", { text: "China Card: " + (china.holder || "nobody") + (china.face_up ? " (face up)" : " (face down)") }));
-    var rows = Object.keys(view.influence || {}).sort().map(function (id) {
-      var amounts = view.influence[id];
-      return h("tr", null, [h("td", { "class": "name", text: id.replace(/_/g, " ") }),
-        h("td", { text: String(amounts.us) }), h("td", { text: String(amounts.ussr) })]);
-    });
-    var table = h("table", null, [h("thead", null, [h("tr", null, [h("th", { "class": "name", text: "country" }),
-      h("th", { text: "US" }), h("th", { text: "USSR" })])]), h("tbody", null, rows)]);
-    box.appendChild(h("div", { text: "hand of " + view.role + ": " + (view.hand || []).join(", ") }));
-    box.appendChild(h("div", { text: "other hand: " + (view.opponent_hand_size || 0) + " cards" }));
-    if ((view.effects || []).length) { box.appendChild(h("div", { text: "effects: " + view.effects.join(", ") })); }
-    return h("div", null, [box, table]);
-  }
+/*@TS_BOARD@*/
   var RENDERERS = { "schotten-totten": stBoard, "twilight-struggle": tsBoard };
 
   // -- the viewer -------------------------------------------------------------------------------
@@ -261,6 +267,8 @@ VIEWER_JS = r"""
   var logEl = document.getElementById("log");
   var posEl = document.getElementById("pos");
   var slider = document.getElementById("slider");
+  var textBox = document.getElementById("as-text") || { checked: false };
+  if (textBox.addEventListener) { textBox.addEventListener("change", function () { show(); }); }
   slider.max = String(timeline.length - 1);
 
   function timing(t) {
@@ -310,17 +318,28 @@ VIEWER_JS = r"""
     var t = timeline[pos];
     var track = tracks[seat];
     var f = track.frames[pos] || {};
+    if (track.choices === "seats" && !t.end && tracks[t.r]) {  // the decision as its seat was asked it
+      var own = tracks[t.r].frames[pos] || {};
+      f = Object.assign({}, own, { k: f.k, b: f.b, v: f.v });
+    }
     boardEl.textContent = "";
-    if (f.b !== undefined) {
-      boardEl.appendChild(h("pre", { "class": "board", text: track.views[pos].text }));
+    var text = track.texts[pos];
+    textBox.disabled = text === null;
+    if (text !== null && (textBox.checked || !track.views[pos])) {
+      boardEl.appendChild(h("pre", { "class": "board", text: text }));
     } else {
       var view = track.views[pos] || {};
       var render = RENDERERS[meta.game] || genericBoard;
-      boardEl.appendChild(render(view, seat));
+      var next = timeline[pos + 1];
+      boardEl.appendChild(render(view, { seat: seat, log: track.log, n: t.end ? Infinity : t.n,
+        next: next && !next.end ? next.n : Infinity }));
     }
     showDecision(t, f);
     showLog(track, t);
     slider.value = String(pos);
+    // wider than the window? (a horizontal scroll bar; the browser test reads it)
+    var root = document.documentElement;
+    document.body.setAttribute("data-overflow-x", String(root.scrollWidth > root.clientWidth));
     posEl.textContent = (t.end ? "end" : "decision " + t.n) + " \u00b7 " + (pos + 1) + "/" + timeline.length +
       " \u00b7 " + (seat === "omniscient" ? "omniscient" : "as " + seat);
   }
@@ -363,3 +382,6 @@ VIEWER_JS = r"""
   show();
 })();
 """
+
+CSS += TS_CSS
+VIEWER_JS = VIEWER_JS.replace("/*@TS_BOARD@*/", TS_JS)

@@ -61,7 +61,7 @@ def _thin(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def _size(width: int, height: int) -> str:
-    return f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="max-width:100%;height:auto"'
+    return f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" style="width:100%;height:auto"'
 
 
 def elo_chart(lines: Sequence[Mapping[str, Any]], names: Sequence[str], start: float) -> str:

@@ -1,0 +1,126 @@
+"""Where the match pages draw Twilight Struggle's map: a position for each of the 84 countries
+and the two superpower spaces, placed as on the printed (Deluxe) board, and what the page's
+script needs to draw the map, the tracks and the cards (:func:`layout`).
+
+Pure presentation data. The countries themselves (names, regions, stability, battlegrounds,
+adjacency) come from the engine's :mod:`standoff.server.games.twilight_struggle.map_data`, the
+cards from its ``card_data`` and the lasting effects' cards from its ``effects``: only the
+positions, short labels and colours are written here.
+
+Coordinates are box centres in a ``WIDTH`` x ``HEIGHT`` drawing; a country box is ``BOX_W`` x
+``BOX_H``. The printed board's layout: North America on the left with the USA space above
+Central America, South America below it; Europe top centre with the USSR space to its right;
+the Middle East and Africa below Europe; Asia on the right, Southeast Asia in its lower corner.
+As on the printed board, the USA-Japan adjacency runs off the map's right edge and comes back
+at its left (``WRAPPED``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..server.games.twilight_struggle import card_data as CD
+from ..server.games.twilight_struggle import effects as FX
+from ..server.games.twilight_struggle import map_data as M
+
+__all__ = ["BOX_H", "BOX_W", "HEIGHT", "POSITIONS", "REGION_COLOURS", "SPACES", "WIDTH", "WRAPPED", "edges", "layout"]
+
+WIDTH, HEIGHT = 1300, 815
+BOX_W, BOX_H = 68, 36
+#: The superpower spaces: centre and size (``"USA"`` and ``"USSR"``, as ``Country.adjacent`` names them).
+SPACES: dict[str, tuple[int, int, int, int]] = {"USA": (120, 80, 110, 50), "USSR": (860, 150, 110, 50)}
+
+# fmt: off
+#: Country id -> (x, y): the centre of its box.
+POSITIONS: dict[str, tuple[int, int]] = {
+    # Europe
+    "canada": (280, 50), "uk": (380, 75), "norway": (470, 40), "sweden": (550, 80), "finland": (640, 40),
+    "denmark": (480, 125), "benelux": (400, 130), "west_germany": (470, 175), "east_germany": (550, 150),
+    "poland": (630, 125), "france": (330, 200), "czechoslovakia": (630, 185), "austria": (520, 225),
+    "hungary": (610, 245), "spain_portugal": (315, 270), "italy": (450, 270), "yugoslavia": (560, 300),
+    "romania": (680, 290), "greece": (545, 350), "bulgaria": (640, 340), "turkey": (720, 375),
+    # Middle East
+    "lebanon": (710, 430), "syria": (790, 420), "israel": (700, 485), "iraq": (870, 465),
+    "iran": (950, 410), "libya": (565, 470), "egypt": (640, 525), "jordan": (790, 490),
+    "gulf_states": (910, 530), "saudi_arabia": (820, 565),
+    # Asia
+    "afghanistan": (1010, 340), "pakistan": (1020, 430), "india": (1070, 505), "burma": (1140, 470),
+    "laos_cambodia": (1130, 550), "thailand": (1130, 620), "vietnam": (1210, 560), "malaysia": (1150, 690),
+    "indonesia": (1240, 695), "philippines": (1262, 615), "australia": (1250, 775), "japan": (1215, 225),
+    "taiwan": (1140, 320), "south_korea": (1100, 245), "north_korea": (1100, 180),
+    # Africa
+    "morocco": (360, 430), "algeria": (450, 410), "tunisia": (530, 410), "west_african_states": (350, 520),
+    "saharan_states": (460, 490), "nigeria": (460, 560), "ivory_coast": (370, 600), "cameroon": (500, 630),
+    "zaire": (580, 640), "angola": (520, 710), "botswana": (600, 775), "south_africa": (510, 780),
+    "se_african_states": (720, 760), "zimbabwe": (650, 710), "sudan": (680, 590), "ethiopia": (760, 630),
+    "somalia": (850, 650), "kenya": (780, 700),
+    # Central America
+    "mexico": (60, 190), "guatemala": (60, 255), "el_salvador": (40, 320), "honduras": (120, 305),
+    "costa_rica": (80, 390), "panama": (125, 450), "nicaragua": (155, 365), "cuba": (180, 195),
+    "haiti": (250, 230), "dominican_republic": (235, 295),
+    # South America
+    "venezuela": (240, 510), "colombia": (150, 510), "ecuador": (80, 570), "peru": (130, 630),
+    "brazil": (280, 590), "bolivia": (210, 660), "chile": (130, 720), "argentina": (220, 780),
+    "paraguay": (220, 720), "uruguay": (300, 700),
+}
+# fmt: on
+
+#: Labels shorter than the country's name, for the narrow boxes.
+SHORT = {
+    "dominican_republic": "Dominican Rep.", "west_african_states": "W. African St.",
+    "se_african_states": "SE African St.", "saharan_states": "Saharan States",
+    "czechoslovakia": "Czechoslov.", "spain_portugal": "Spain/Portugal", "laos_cambodia": "Laos/Cambodia",
+    "saudi_arabia": "Saudi Arabia", "gulf_states": "Gulf States",
+}
+
+#: Adjacencies drawn off the map's edge and back (the printed board's USA-Japan line).
+WRAPPED: frozenset[frozenset[str]] = frozenset({frozenset({"japan", "USA"})})
+
+#: Region fill colours, near the printed board's (light; battlegrounds get a dark banner).
+REGION_COLOURS: dict[str, str] = {
+    M.EUROPE: "#c9b3d9", M.MIDDLE_EAST: "#b9d7ee", M.ASIA: "#f3cf9a", M.AFRICA: "#f1e69a",
+    M.CENTRAL_AMERICA: "#b9e0c3", M.SOUTH_AMERICA: "#c8dfa3",
+}
+#: Eastern / Western Europe (the printed board tints the halves).
+SUBREGION_COLOURS: dict[str, str] = {M.WESTERN_EUROPE: "#c9c3e6", M.EASTERN_EUROPE: "#e0b8cf"}
+
+
+def edges() -> list[tuple[str, str]]:
+    """Every adjacency once (superpower spaces included, as ``"USA"``/``"USSR"``), sorted."""
+    pairs = {tuple(sorted((c.id, a))) for c in M.COUNTRIES for a in c.adjacent}
+    return sorted(pairs)  # type: ignore[arg-type]
+
+
+def _fill(country: M.Country) -> str:
+    if country.region == M.EUROPE and len(country.subregions) == 1:
+        return SUBREGION_COLOURS[country.subregions[0]]
+    return REGION_COLOURS[country.region]
+
+
+def layout() -> dict[str, Any]:
+    """What the page's script needs to draw the board (JSON-ready, the same every call):
+    ``countries`` ``[id, label, region, stability, battleground, x, y, fill, flags]`` (flags: ``w``
+    western Europe, ``e`` eastern, ``s`` Southeast Asia), ``spaces``, ``edges`` ``[a, b, wrapped]``,
+    ``regions`` (colours), ``cards`` ``id -> [name, ops, side, starred, underlined, scoring]``
+    and ``effects`` (effect name or prefix -> card id)."""
+    countries = []
+    for c in M.COUNTRIES:
+        x, y = POSITIONS[c.id]
+        flags = "".join(f for f, s in (("w", M.WESTERN_EUROPE), ("e", M.EASTERN_EUROPE), ("s", M.SOUTHEAST_ASIA))
+                        if s in c.subregions)
+        countries.append([c.id, SHORT.get(c.id, c.name), c.region, c.stability, int(c.battleground), x, y,
+                          _fill(c), flags])
+    cards = {
+        c.id: [c.name, c.ops, c.side, int(c.removed), int(c.underlined), int(c.scoring)] for c in CD.CARDS
+    }
+    return {
+        "w": WIDTH,
+        "h": HEIGHT,
+        "box": [BOX_W, BOX_H],
+        "countries": countries,
+        "spaces": {name: list(box) for name, box in SPACES.items()},
+        "edges": [[a, b, int(frozenset((a, b)) in WRAPPED)] for a, b in edges()],
+        "regions": dict(REGION_COLOURS),
+        "cards": cards,
+        "effects": {name: CD.CARD_BY_NUMBER[number].id for name, number in sorted(FX.CARD_OF.items())},
+    }
