@@ -21,8 +21,12 @@ cards — as a delta on its previous view (:func:`apply_delta`), the choice as t
 and the prompt and options of its own decisions. For a game the viewer's script does not draw
 (``GameSpec.html_board`` false: game plugins) a seat's track embeds the text of the game's
 registered seat board instead, rendered from that seat's view alone. The omniscient track
-embeds the game's full board text (:func:`standoff.server.review.render_state`). The log of
-each track is the history as that seat saw it. The SVG charts are in :mod:`.html_charts`.
+embeds the whole table as a view with every hand (:func:`standoff.server.boards.table_view`,
+drawn by the same board as a seat's) and the game's full board text (:func:`standoff.server.
+review.render_state`, what ``standoff replay`` prints: the page's "text" toggle); the prompt and
+options of a decision are taken from its seat's track. The log of each track is the history as
+that seat saw it. The SVG charts are in :mod:`.html_charts`; Twilight Struggle's map is drawn by
+the page's script (:mod:`.html_ts`) from layout data (:mod:`.ts_map`) embedded as ``#ts-layout``.
 """
 
 from __future__ import annotations

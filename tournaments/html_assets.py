@@ -9,11 +9,14 @@ viewer reads JSON islands of its page (``<script type="application/json">``):
   aligned with the timeline and the ``log`` (history as that seat saw it). A seat frame has
   ``v`` (its view, as a delta on the previous frame's: see :func:`standoff.tournaments.html.
   apply_delta`), ``k`` (the choice as the seat saw it) and, for its own decisions, ``p`` prompt,
-  ``o`` option keys, ``c`` chosen index. An omniscient frame has ``b`` instead of ``v``: the
-  board text as ``{"board": [lines]}``, delta-encoded the same way.
+  ``o`` option keys (indices into the track's ``keys``; ``"="``: the previous list), ``c``
+  chosen index. Text boards are ``b``: the board text as ``{"board": [lines]}``, delta-encoded
+  the same way (a game the script does not draw; the omniscient track has both ``v``, the whole
+  table with every hand, and ``b``, shown by the "text" toggle). The omniscient track
+  (``"choices": "seats"``) takes prompts and options from the deciding seat's track.
 
-Boards are drawn per game by ``RENDERERS[game]`` (Schotten Totten here; a game without one gets
-the view as indented JSON).
+Boards are drawn per game by ``RENDERERS[game]`` (Schotten Totten here, Twilight Struggle in
+:mod:`.html_ts`; a game without one gets the view as indented JSON).
 """
 
 from .html_ts import TS_CSS, TS_JS

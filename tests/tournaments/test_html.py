@@ -26,6 +26,7 @@ from standoff.server.plugins import load_registry
 from standoff.tournaments.html import (
     ReportError,
     apply_delta,
+    frame_options,
     match_tracks,
     omniscient_boards,
     page_name,
@@ -392,9 +393,9 @@ def test_pages_load_in_headless_chromium(report, tmp_path):
     if browser is None:
         pytest.skip("chromium is not installed (no `chromium` or `chromium-browser` on PATH): "
                     "the pages were not loaded in a browser")
-    _, index = report
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
+    run_dir, index = report
+    shots = Path(os.environ["STANDOFF_SCREENSHOTS"]) if os.environ.get("STANDOFF_SCREENSHOTS") else tmp_path / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
     targets = [(path, "") for path in pages(index)]
     targets.append((pages(index)[1], "#seat=p1&n=60"))  # a seat's board drawn by the page's script
     jobs = []
@@ -426,10 +427,262 @@ def test_pages_load_in_headless_chromium(report, tmp_path):
             else:  # the viewer's script ran: it is shown and drew a board and a decision
                 assert 'id="viewer" hidden' not in dom, path.name
                 assert re.search(r'id="decision"[^>]*><div class="title">', dom), path.name
-                if fragment:
-                    assert '<table class="st">' in dom and "as p1" in dom
-                else:
-                    assert '<pre class="board">turn ' in dom
+                viewer = dom[dom.index('id="viewer"'):dom.index("<noscript>")]
+                assert '<table class="st">' in viewer  # a board, never the text dump by default
+                assert '<pre class="board">' not in viewer
+                if fragment:  # p1's hand at decision 60, as the record has it
+                    assert "as p1" in dom
+                    record = read_record(run_dir / "records" / (path.stem + ".jsonl"))
+                    n = next(m["n"] for m in record.moves if m["n"] >= 60 and m["role"] != "chance")
+                    state = next(s.state.copy() for s in replay_steps(GAME, record) if s.number == n - 1)
+                    hand = re.search(r'class="hand" data-seat="p1">(.*?)</div>', viewer).group(1)
+                    assert re.findall(r'<span class="card[^"]*">([^<]+)</span>', hand) == GAME.view(state, "p1")["hand"]
+                else:  # omniscient: every hand face up
+                    assert "every hand face up" in viewer
+                    assert 'class="hand" data-seat="p1"' in viewer and 'class="hand" data-seat="p2"' in viewer
         else:
             assert shot.exists() and shot.stat().st_size > 5000, shot
     print(f"\nchromium screenshots: {shots}")
+
+
+# -- Twilight Struggle: the map, and every view a board ----------------------------------------------------
+
+TS = get_game("twilight-struggle")
+
+
+@pytest.fixture(scope="module")
+def ts_report(tmp_path_factory):
+    """A 2-game ts-heuristic-vs-random Twilight Struggle run and its report: (run dir, index path)."""
+    folder = tmp_path_factory.mktemp("html-ts")
+    config = parse_config({"name": "ts", "game": "twilight-struggle", "entrants": ["ts-heuristic", "random"],
+                           "games_per_pairing": 2, "output_dir": str(folder)}, source="t")
+    summary = run_tournament(config)
+    assert summary.complete and len(summary.results) == 2
+    return summary.run_dir, write_report(summary.run_dir)
+
+
+@pytest.fixture(scope="module")
+def ts_full(tmp_path_factory):
+    """A full 10-turn match (ts-heuristic self-play, ended by final scoring), its record and its page."""
+    from standoff.tournaments.html import _viewer_page
+
+    registry = load_registry(entry_points=False)
+    for seed in range(24, 40):
+        bots = {role: registry.make_bot("ts-heuristic", bot_seed(seed, role), TS.name) for role in ("ussr", "us")}
+        result = play_match(TS, TS.rules(), bots, seed, timing=False)
+        if result.outcome.termination == "final_scoring":
+            break
+    else:
+        pytest.skip("no 10-turn match in 16 seeds")
+    record = result.record
+    page = tmp_path_factory.mktemp("ts-full") / "ts-full.html"
+    page.write_text(_viewer_page("Match ts-full", '<a href="ts-full.html">this page</a>', "ts-heuristic vs ts-heuristic",
+                                 match_tracks(TS, record), {"ussr": "ts-heuristic", "us": "ts-heuristic"}),
+                    encoding="utf-8")
+    return record, page
+
+
+def states_before(game, record) -> dict[int, object]:
+    """The state when each decision was asked (copies), and ``"end"``."""
+    rules = game.rules(record.header.get("ruleset"), record.header.get("options"))
+    states, state = {1: game.new_state(rules)}, None
+    for step in replay_steps(game, record):
+        state = step.state
+        states[step.number + 1] = state.copy()
+    states["end"] = states.pop(len(record.moves) + 1)
+    return states
+
+
+def test_ts_pages_carry_the_map_layout_and_board_views(ts_report, ts_full):
+    _, index = ts_report
+    for path in pages(index)[1:] + [ts_full[1]]:
+        page = parse(path)
+        layout = json.loads(page.islands["ts-layout"])
+        assert len(layout["countries"]) == 84
+        omniscient = json.loads(page.islands["track-omniscient"])
+        view = None
+        for frame in omniscient["frames"]:
+            view = apply_delta(view, frame["v"])
+            assert view["role"] is None and set(view["hands"]) == {"ussr", "us"}
+        assert omniscient_boards(omniscient)[0].startswith("turn ")  # the text, for the toggle
+        assert 'id="as-text"' in path.read_text(encoding="utf-8")
+    text = ts_full[1].read_text(encoding="utf-8")
+    print(f"\nfull 10-turn Twilight Struggle match page: {len(text.encode('utf-8')):,} bytes "
+          f"({len(ts_full[0].moves)} decisions)")
+    assert len(text.encode("utf-8")) < 1_000_000
+
+
+def test_omniscient_text_is_the_cli_replays_board(ts_full):
+    """The page's text toggle shows what ``standoff replay`` prints for the same decisions."""
+    from standoff.server.review import review
+
+    record, _ = ts_full
+    data = match_tracks(TS, record)
+    result = review(TS, record, as_role=None)
+    keep = [f.board for f in result.frames if f.role != "chance"] + [result.final_board]
+    assert omniscient_boards(data["tracks"]["omniscient"]) == keep
+
+
+def test_ts_seat_tracks_never_hold_the_other_hand(ts_report, ts_full):
+    """A seat's JSON (views, deltas, options, prompts, choices as it saw them) never names a card
+    of the other hand, but those it may see (a hand opened by an event; cards also public)."""
+    from standoff.server.games.twilight_struggle.game import card_name
+
+    _, index = ts_report
+    targets = [(parse(p), read_record(index.parent.parent / "records" / (p.stem + ".jsonl"))) for p in pages(index)[1:]]
+    targets.append((parse(ts_full[1]), ts_full[0]))
+    checked = 0
+    for page, record in targets:
+        states = states_before(TS, record)
+        timeline = json.loads(page.islands["timeline"])
+        for seat in ("ussr", "us"):
+            track = json.loads(page.islands[f"track-{seat}"])
+            options = frame_options(track)
+            them = ("ussr", "us").index(seat) ^ 1
+            view = None
+            for t, frame, opts in zip(timeline, track["frames"], options):
+                view = apply_delta(view, frame["v"])
+                state = states["end" if t.get("end") else t["n"]]
+                public = set(view["discard"]) | set(view["removed"]) | set(view["events_played"]) | set(view["hand"])
+                public |= set(view["opponent_hand"]) | set(view["headline"].values())
+                hidden = {card_name(c) for c in state.hands[them]} - public
+                text = json.dumps({"view": view, "delta": frame["v"], "options": opts, "prompt": frame.get("p")})
+                for name in hidden:
+                    assert not in_json(text, name), (seat, t, name)
+                checked += len(hidden)
+    assert checked > 1000
+
+
+def _dom_parse(dom: str) -> dict:
+    """What the Twilight Struggle board shows: countries, tracks, hands, effects, highlights."""
+    class Board(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.countries, self.tracks, self.hands, self.effects, self.tags = {}, {}, {}, [], []
+            self.highlight = {}
+            self._hand = None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            cls = (a.get("class") or "").split()
+            if "ts-country" in cls:
+                self.countries[a["data-country"]] = (int(a["data-us"]), int(a["data-ussr"]), a["data-control"])
+                if a.get("data-highlight"):
+                    self.highlight[a["data-country"]] = a["data-highlight"]
+            elif a.get("id") == "ts-tracks":
+                self.tracks = {k[5:]: v for k, v in a.items() if k.startswith("data-")}
+            elif "ts-hand" in cls:
+                self._hand = self.hands.setdefault(a["data-seat"], [])
+            elif "tscard" in cls and self._hand is not None and a.get("data-card") != "the_china_card":
+                self._hand.append(a["data-card"])
+            elif "badge" in cls:
+                self.effects.append(a["data-effect"])
+            elif "ts-tag" in cls:
+                self.tags.append((a["data-target"], a["data-dice"]))
+
+        def handle_endtag(self, tag):
+            if tag == "div":
+                self._hand = None
+
+    board = Board()
+    board.feed(dom)
+    return {"countries": board.countries, "tracks": board.tracks, "hands": board.hands,
+            "effects": board.effects, "highlight": board.highlight, "tags": board.tags}
+
+
+def _screenshot_dir(tmp_path_factory) -> Path:
+    wanted = os.environ.get("STANDOFF_SCREENSHOTS")
+    folder = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _browse(browser, jobs, tmp_path, size="1366,1500"):
+    """Load each ``(url, screenshot path or None)`` in headless Chromium; returns (dom, stderr) per job."""
+    flags = [f for f in CHROMIUM_FLAGS if not f.startswith("--window-size")] + [f"--window-size={size}"]
+
+    def one(args):
+        i, (url, shot) = args
+        out = []
+        for mode in (["--dump-dom"] + ([f"--screenshot={shot}"] if shot else [])):
+            profile = tmp_path / f"profile-{i}-{mode[2:8]}"
+            process = subprocess.run([browser, *flags, f"--user-data-dir={profile}", mode, url], capture_output=True,
+                                     cwd=tmp_path, timeout=120, env={**os.environ, "LANG": "C.UTF-8"})
+            out.append(process)
+        return out
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        done = list(pool.map(one, enumerate(jobs)))
+    results = []
+    for (url, shot), processes in zip(jobs, done):
+        stderr = "".join(p.stderr.decode("utf-8", "replace") for p in processes)
+        errors = [line for line in stderr.splitlines() if CONSOLE.search(line)]
+        assert not errors, (url, errors)
+        assert all(p.returncode == 0 for p in processes), (url, stderr[-2000:])
+        if shot:
+            assert Path(shot).exists() and Path(shot).stat().st_size > 5000, shot
+        results.append(processes[0].stdout.decode("utf-8", "replace"))
+    return results
+
+
+def _expect_board(board: dict, view: dict, hands: dict) -> None:
+    """The board's DOM against a view (a seat's, or the whole table's) and the hands it must show."""
+    influence = view["influence"]
+    assert len(board["countries"]) == 84
+    for cid, (us, ussr, control) in board["countries"].items():
+        amounts = influence.get(cid, {"us": 0, "ussr": 0})
+        assert (us, ussr) == (amounts["us"], amounts["ussr"]), cid
+    tracks = board["tracks"]
+    assert int(tracks["turn"]) == view["turn"] and int(tracks["ar"]) == view["action_round"]
+    assert int(tracks["defcon"]) == view["defcon"] and int(tracks["vp"]) == view["vp"]
+    assert int(tracks["milops-us"]) == view["military_ops"]["us"] and int(tracks["milops-ussr"]) == view["military_ops"]["ussr"]
+    assert int(tracks["space-us"]) == view["space"]["us"] and int(tracks["space-ussr"]) == view["space"]["ussr"]
+    assert tracks["china"] == (view["china_card"]["holder"] or "")
+    assert board["hands"] == hands
+    assert board["effects"] == view["effects"]
+
+
+def test_ts_pages_in_headless_chromium(ts_report, ts_full, tmp_path, tmp_path_factory):
+    """An index page and match pages of Twilight Struggle load without console errors and fit a
+    1366-pixel-wide window; at three decisions (two seats and the omniscient view) and at the end
+    of a full match, the board's DOM shows the record's influence, tracks, hands and effects."""
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed: the pages were not loaded in a browser")
+    from standoff.server.games.twilight_struggle.game import card_name
+    from standoff.server.boards import table_view
+
+    run_dir, index = ts_report
+    record, full = ts_full
+    shots = _screenshot_dir(tmp_path_factory)
+    players = [i for i, m in enumerate(record.moves, 1) if m["role"] != "chance"]
+    coup = next((n for n in players if record.moves[n - 1]["step"] == "coup"), players[len(players) // 4])
+    picks = [("ussr", coup), ("us", players[len(players) // 2]), ("omniscient", players[3 * len(players) // 4])]
+    jobs = [(index.resolve().as_uri(), shots / "ts-index.png"),
+            (pages(index)[1].resolve().as_uri(), shots / "ts-match.png")]
+    for seat, n in picks:
+        jobs.append((full.resolve().as_uri() + f"#seat={seat}&n={n}", shots / f"ts-full-{seat}-{n}.png"))
+    jobs.append((full.resolve().as_uri() + "#n=end", shots / "ts-full-end.png"))
+    doms = _browse(browser, jobs, tmp_path)
+    assert "BT rating" in doms[0] and "<svg" in doms[0]
+    states = states_before(TS, record)
+    for (seat, n), dom in zip(picks + [("omniscient", "end")], doms[2:]):
+        assert 'data-overflow-x="false"' in dom, (seat, n)  # no horizontal scroll at 1366 px
+        board = _dom_parse(dom)
+        state = states[n]
+        if seat == "omniscient":
+            view = table_view(TS, state)
+            hands = {r: [card_name(c) for c in state.hands[i]] for i, r in enumerate(("ussr", "us"))}
+        else:
+            view = TS.view(state, seat)
+            other = "us" if seat == "ussr" else "ussr"
+            hands = {seat: view["hand"], other: view["opponent_hand"] or ["?"] * view["opponent_hand_size"]}
+        _expect_board(board, view, hands)
+        if n == coup and record.moves[n - 1]["step"] == "coup":
+            target = record.moves[n - 1]["key"].removeprefix("country:")
+            die = record.moves[n]["key"].removeprefix("die:")
+            assert board["highlight"].get(target) == "now" and board["tags"] == [(target, die)]
+    match_dom = _dom_parse(doms[1])
+    assert len(match_dom["countries"]) == 84 and set(match_dom["hands"]) == {"ussr", "us"}
+    assert all("?" not in hand for hand in match_dom["hands"].values())  # omniscient by default: face up
+    print(f"\nTwilight Struggle screenshots: {shots}")
