@@ -686,3 +686,26 @@ def test_ts_pages_in_headless_chromium(ts_report, ts_full, tmp_path, tmp_path_fa
     assert len(match_dom["countries"]) == 84 and set(match_dom["hands"]) == {"ussr", "us"}
     assert all("?" not in hand for hand in match_dom["hands"].values())  # omniscient by default: face up
     print(f"\nTwilight Struggle screenshots: {shots}")
+
+
+def test_report_fixes_faults_ratings_numbering_and_seat_order(report, ts_report):
+    """No fault lines without faults; "Elo" names only the incremental Elo (the standings' are
+    Bradley-Terry ratings); matches are numbered from 1; the header lists the seats in the order
+    of the seat buttons."""
+    for run_dir, index in (report, ts_report):
+        text = index.read_text(encoding="utf-8")
+        standings = text[text.index('<table id="standings">'):text.index("</table>", text.index('<table id="standings">'))]
+        assert "BT rating" in standings and "Elo" not in standings.replace("Elo scale", "")
+        matches = text[text.index('<table id="matches">'):]
+        assert re.search(r"<tbody><tr><td>1</td>", matches)
+        for path in pages(index)[1:]:
+            page = parse(path)
+            meta = json.loads(page.islands["meta"])
+            assert meta["faults"] == []  # no "fault policy: forfeit" line when nothing went wrong
+            html_text = path.read_text(encoding="utf-8")
+            sub = html_text[html_text.index('<div class="sub">'):]
+            roles = meta["roles"]
+            positions = [sub.index(f"{role} ") for role in roles]
+            assert positions == sorted(positions), roles
+            buttons = re.findall(r'name="seat" value="([^"]+)"', html_text)
+            assert buttons[:len(roles)] == roles
