@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import random
+import time
+from collections import Counter
 
 import pytest
 
 from kits.conformance import (
+    HEURISTIC,
+    LONG,
+    SAFE,
+    StateChecks,
     check_every_option_applies,
     check_replays,
     check_views_leak_free,
+    deep_match,
     fingerprint,
-    LONG,
     random_match,
 )
+from kits.reliability import report
 from standoff.server.games import get_game
 
 # (game, ruleset, options, number of random games). 2000 games in all by default.
@@ -100,3 +107,56 @@ def test_fingerprint_sees_hidden_changes():
         for _ in range(5)
     )
     assert changed >= 4
+
+
+# -- Twilight Struggle to the end -----------------------------------------------------------------
+#
+# Uniform random play ends most Twilight Struggle games in the Early War (DEFCON, a held scoring
+# card), so the checks above hardly see a Late War state. These games are played by policies that
+# survive (kits.conformance.DefconSafePolicy, and the heuristic bot through the wire adapter): in
+# CI at least half reach turn 8 and a quarter end by final scoring, and every per-state check runs
+# on states of every turn 1-10 for both sides; the independent oracle (kits.oracles) follows every
+# state. Figures: docs/conformance.md.
+
+DEEP = [
+    # (id, players, games in CI, games with STANDOFF_LONG=1, check every k-th decision CI / long)
+    ("defcon-safe-random", {"ussr": SAFE, "us": SAFE}, 24, 300, 40, 10),
+    ("ts-heuristic", {"ussr": HEURISTIC, "us": HEURISTIC}, 12, 60, 40, 10),
+]
+
+
+@pytest.mark.parametrize(("players", "ci_games", "long_games", "ci_every", "long_every"),
+                         [d[1:] for d in DEEP], ids=[d[0] for d in DEEP])
+def test_twilight_struggle_games_reach_the_end(players, ci_games, long_games, ci_every, long_every):
+    game, rules = _rules("twilight-struggle", "deluxe", {})
+    games = long_games if LONG else ci_games
+    checks = StateChecks(game, long_every if LONG else ci_every)
+    started = time.perf_counter()
+    turns: Counter[int] = Counter()
+    ends: Counter[str] = Counter()
+    for seed in range(games):
+        record, state = deep_match(game, rules, seed, players, check=checks)
+        checks.check_replay(record, state)
+        turns[state.turn] += 1
+        ends[game.outcome(state).termination] += 1
+    coverage = {kind: sorted(cells) for kind, cells in checks.coverage.items()}
+    report(
+        "ts_deep_conformance",
+        players="/".join(sorted(set(players.values()))),
+        games=games,
+        seconds=round(time.perf_counter() - started, 1),
+        last_turn=dict(sorted(turns.items())),
+        terminations=dict(ends.most_common()),
+        states=checks.states,
+        checked_states={kind: sum(cells.values()) for kind, cells in checks.coverage.items()},
+        oracle={k: v for k, v in sorted(checks.oracle_stats.items())},
+        oracle_violations=len(checks.oracle_violations),
+    )
+    assert not checks.oracle_violations, "\n".join(checks.oracle_violations[:20])
+    assert checks.oracle_stats["stale_headline_views_at_own_decision"] == 0
+    assert sum(n for t, n in turns.items() if t >= 8) * 2 >= games, f"fewer than half reach turn 8: {turns}"
+    assert ends["final_scoring"] * 4 >= games, f"fewer than a quarter end by final scoring: {ends}"
+    every_cell = [(turn, role) for turn in range(1, 11) for role in rules.roles]
+    for kind, cells in coverage.items():
+        missing = sorted(set(every_cell) - set(cells))
+        assert not missing, f"{kind} never checked on (turn, side) {missing}"
