@@ -9,8 +9,10 @@ games through :func:`standoff.server.local.play_match` (bots get views decoded f
 chance drawn from the match seed). Games come in pairs on the same match seed (``seed + i // 2``:
 the same deal and draws) with the seats swapped, A being ``p1`` in even games. It prints A's wins,
 draws and losses, A's score (a draw counts half), the trinomial Elo difference with its 95% margin
-(:func:`standoff.tournaments.ratings.trinomial_elo`), the wall time and each bot's mean think time
-per decision. ``--jobs`` plays games in that many worker processes (results do not depend on it).
+(:func:`standoff.tournaments.ratings.trinomial_elo`), the wall time, each bot's mean think time
+per decision and each bot's fallbacks after an internal error (``Bot.count_fallback``: 0 unless a
+bot hid an error of its own behind a simpler answer; each is also logged as a warning).
+``--jobs`` plays games in that many worker processes (results do not depend on it).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from standoff.bots import BUILTIN_BOTS
 from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
+from standoff.server.logs import configure_logging
 from standoff.tournaments.ratings import trinomial_elo
 
 
@@ -58,8 +61,9 @@ def make_bot(spec: str, seed: int):
 
 
 def play_one(job: tuple) -> tuple:
-    """One game: ``(index, winner, role of A, termination, think seconds, decisions, search)``;
-    ``search[k] = (searched decisions, iterations, seconds)`` for bots that search."""
+    """One game: ``(index, winner, role of A, termination, think seconds, decisions, search,
+    fallbacks)``; ``search[k] = (searched decisions, iterations, seconds)`` for bots that search,
+    ``fallbacks[k]`` the fallbacks bot ``k`` took after an internal error."""
     index, a, b, ruleset, options, base_seed = job
     game = get_game("schotten-totten")
     rules = game.rules(ruleset, options)
@@ -87,6 +91,7 @@ def play_one(job: tuple) -> tuple:
         {names[r]: t for r, t in think.items()},
         {names[r]: c for r, c in count.items()},
         search,
+        {names[r]: getattr(bot, "fallbacks", 0) for r, bot in bots.items()},
     )
 
 
@@ -104,7 +109,10 @@ def run_pairing(a: str, b: str, games: int, ruleset: str, options: dict, seed: i
     think = {"a": 0.0, "b": 0.0}
     decisions = {"a": 0, "b": 0}
     search: dict[str, list[float]] = {}
-    for _, winner, a_role, termination, t, c, s in results:
+    fallbacks = {"a": 0, "b": 0}
+    for _, winner, a_role, termination, t, c, s, f in results:
+        for k in fallbacks:
+            fallbacks[k] += f[k]
         for k, values in s.items():
             total = search.setdefault(k, [0, 0, 0.0])
             for i, v in enumerate(values):
@@ -115,7 +123,8 @@ def run_pairing(a: str, b: str, games: int, ruleset: str, options: dict, seed: i
             think[k] += t[k]
             decisions[k] += c[k]
     return {"a": a, "b": b, "wdl": wdl, "endings": endings, "elapsed": elapsed,
-            "think": think, "decisions": decisions, "games": games, "search": search}
+            "think": think, "decisions": decisions, "games": games, "search": search,
+            "fallbacks": fallbacks}
 
 
 def report(r: dict) -> str:
@@ -130,6 +139,7 @@ def report(r: dict) -> str:
         f"  W/D/L {w}/{d}/{l}   score {100 * score:.1f}%   Elo {elo}",
         "  endings: " + ", ".join(f"{k} {v}" for k, v in r["endings"].most_common()),
         f"  wall {r['elapsed']:.0f} s; think per decision: {r['a']} {per['a']:.1f} ms, {r['b']} {per['b']:.1f} ms",
+        f"  fallbacks after an internal error: {r['a']} {r['fallbacks']['a']}, {r['b']} {r['fallbacks']['b']}",
     ]
     for k, (searches, iterations, seconds) in sorted(r["search"].items()):
         if searches:
@@ -149,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     args = parser.parse_args(argv)
+    # Fallback warnings (and any other) on stderr, apart from the table; worker processes inherit it.
+    configure_logging(json=False, level="warning", stream=sys.stderr)
     try:
         options = parse_options(args.option)
     except UsageError as exc:

@@ -20,7 +20,10 @@ How it judges a position (all from the view it receives, never from the referee'
   cards are scarce): morale cards are evaluated like troops (as jokers) and Fog, Mud, Deserter,
   Traitor and Redeploy by the value they change; Scout and passing get fixed, low scores.
 * Draws take troops, except a tactics card when the troops in hand (nearly) fill every free slot
-  we have, or when we hold no tactics card while the opponent holds two or more. Against an
+  we have, or when we hold no tactics card while the opponent holds two or more; and never a
+  tactics card the count rule would not let us play (we may play one only while we have played
+  no more than the opponent: against an opponent that plays none, one in the whole game; the
+  opponent's played and held tactics set how many we can use). Against an
   opponent whose hand is all tactics it may not play (count rule), having no room and no tactics
   card ourselves means both sides pass: a stalemate draw. For the same reason we never pass right
   after the opponent passed unless we are behind on flags.
@@ -99,7 +102,7 @@ class GreedyBot(Bot):
     games = ("schotten-totten",)
 
     #: Tests set this to see exceptions; in play, an unexpected failure falls back to a safe
-    #: option rather than forfeiting.
+    #: option rather than forfeiting, counted and logged (:meth:`Bot.count_fallback`).
     strict = False
     # Tuning constants (see the module's top); class attributes so that variants can subclass.
     D_MISSING = D_MISSING
@@ -129,12 +132,16 @@ class GreedyBot(Bot):
             return 0
         try:
             index = self._choose(decision, as_dict(view))
-        except Exception:
+        except Exception as exc:
             if self.strict:
                 raise
-            index = None
+            self.count_fallback(exc, decision)
+            return self._fallback(options)
         if index is None or not 0 <= index < len(options):
-            index = self._fallback(options)
+            # A handler that could not work out an answer (a plan or a card it cannot find):
+            # an internal error too, counted the same way.
+            self.count_fallback(f"no answer ({index!r}) for {len(options)} options", decision)
+            return self._fallback(options)
         return index
 
     def _fallback(self, options) -> int:
@@ -175,10 +182,13 @@ class GreedyBot(Bot):
 
     def _draw(self, pos: _Position, keys: list[str]) -> int:
         """Troops, unless the troops in hand already fill every free slot we have (then a tactics
-        card is worth more: it can still be played when we have no room left)."""
+        card is worth more: it can still be played when we have no room left), or we hold no
+        tactics card while the opponent holds ``reserve`` or more. Never a tactics card the count
+        rule will not let us play (:meth:`_tactics_room`): tactics hoarded beyond it are dead
+        cards, and a hand of them against an opponent with no room ends in a stalemate."""
         if "deck:troops" not in keys:
             return 0
-        if "deck:tactics" in keys:
+        if "deck:tactics" in keys and self._tactics_room(pos) > 0:
             room = sum(pos.size(f) - len(pos.mine[f]) for f in pos.open_flags())
             if len(pos.hand_troops) + self.draw_margin >= room:
                 return keys.index("deck:tactics")
@@ -186,6 +196,21 @@ class GreedyBot(Bot):
             if self.reserve and no_tactics and pos.opp_tactics >= self.reserve:
                 return keys.index("deck:tactics")
         return keys.index("deck:troops")
+
+    @staticmethod
+    def _tactics_room(pos: _Position) -> int:
+        """How many more tactics cards we could take into hand and still play, by the count
+        rule (rules digest §5: we may play one only while we have played no more than every
+        opponent). Each opponent can raise its count by at most the tactics cards it holds, so
+        we can play at most ``min over opponents (played + held) - ours + 1`` more; the ones we
+        hold already (a second leader after the first was played is dead: not counted) use
+        that up. Negative: we hold more than we can play."""
+        played = pos.tactics_played
+        others = pos.opponent_tactics
+        ceiling = min((played.get(o, 0) + others.get(o, 0) for o in pos.opps), default=0)
+        playable = ceiling - played.get(pos.role, 0) + 1
+        held = [c for c in pos.hand if c >= 60 and not (pos.leader_played and c in C.LEADERS)]
+        return max(0, playable) - len(held)
 
     # -- play ----------------------------------------------------------------------------------
 
@@ -456,11 +481,15 @@ class GreedyBot(Bot):
             hand = pos.hand_without(card)
             best = max((pos.place_delta(card, f, hand) for f in open_flags), default=-1.0)
             return best + self.COST_PER_VALUE * C.value_of(card) * 10
+        if card in C.LEADERS and pos.leader_played:
+            return -2.0
+        # Tactics cards beyond what the count rule lets us play are returned first.
+        dead = -1.0 if self._tactics_room(pos) < 0 else 0.0
         if card in C.LEADERS:
-            return -2.0 if pos.leader_played else 0.5
+            return 0.5 + dead
         if card in (C.COMPANION_CAVALRY, C.SHIELD_BEARERS, C.TRAITOR, C.DESERTER):
-            return 0.2
-        return -0.3
+            return 0.2 + dead
+        return -0.3 + dead
 
     def _step_mud_discard(self, pos: _Position, keys: list[str], plan: Plan) -> int | None:
         """Mud left: discard the card whose loss leaves our side strongest."""

@@ -99,10 +99,10 @@ class _Position:
         ]
         self.history: list = view.get("history") or []
         others = view.get("opponents", {})
+        #: tactics cards each opponent holds (their number is public)
+        self.opponent_tactics: dict[str, int] = {o: (others.get(o) or {}).get("tactics", 0) for o in self.opps}
         #: the most tactics cards any opponent holds
-        self.opp_tactics: int = max(
-            ((others.get(o) or {}).get("tactics", 0) for o in self.opps), default=0
-        )
+        self.opp_tactics: int = max(self.opponent_tactics.values(), default=0)
         self.leader_played = bool(view.get("leader_played", {}).get(role))
         self._pools: dict[tuple[int, ...], list[int]] = {}
         self._mine_memo: dict[tuple, tuple] = {}

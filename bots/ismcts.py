@@ -69,7 +69,8 @@ class IsmctsBot(Bot):
     #: judge a line at our DEPTH-th next play (1: after the opponent's reply; 0: as soon as our
     #: move and our draw are done)
     DEPTH = 3
-    #: Tests set this to see exceptions instead of the fallback.
+    #: Tests set this to see exceptions instead of the fallback (counted and logged in play:
+    #: :meth:`Bot.count_fallback`).
     strict = False
     # The flag model's constants (greedy's, see standoff.bots.greedy)
     D_MISSING = ProbabilityBot.D_MISSING
@@ -95,7 +96,8 @@ class IsmctsBot(Bot):
         self.seconds = seconds
         self.options: dict[str, str] | None = None
         self.game = get_game("schotten-totten")
-        self.fallback = ProbabilityBot(seed)
+        #: answers draws and the decisions the search cannot (its own fallbacks count on us)
+        self.fallback = self.adopt(ProbabilityBot(seed))
         self.stats: dict[str, Any] = {}
         #: totals over the bot's life: searched decisions, iterations, seconds spent searching
         self.searches = 0
@@ -129,11 +131,13 @@ class IsmctsBot(Bot):
             self.searches += 1
             self.total_iterations += self.stats.get("iterations", 0)
             self.search_seconds += time.perf_counter() - began
-        except (SimulationError, KeyError, ValueError):
+        except (SimulationError, KeyError, ValueError) as exc:
             if self.strict:
                 raise
-            index = None
+            self.count_fallback(exc, decision)
+            return self.fallback.choose(decision, view)
         if index is None:
+            self.count_fallback("the search found no move among the options", decision)
             return self.fallback.choose(decision, view)
         return index
 

@@ -30,7 +30,9 @@ Defaults: 16 rollouts per searched decision (4 per candidate), ``WIDTH`` 4, ``HO
 
 Budget per decision: ``TSSearchBot(seed, iterations=N)``, else ``STANDOFF_TS_SEARCH_ITERATIONS``,
 else ``TSSearchBot.ITERATIONS``. Deterministic given its seed. Any exception in the search falls
-back to the heuristic's answer (``strict = True`` in tests raises instead).
+back to the heuristic's answer, counted and logged (``Bot.count_fallback``; ``strict = True`` in
+tests raises instead). The heuristic's own fallbacks, at the match's decisions or in a rollout
+(logged with ``context="search"``), count on ts-search too.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ class TSSearchBot(Bot):
     HORIZON = 4
     #: how much (VP-equivalents) another candidate's mean must beat the heuristic's answer by
     MARGIN = 0.25
-    #: Tests set this to see exceptions instead of the fallback.
+    #: Tests set this to see exceptions instead of the fallback (counted and logged in play:
+    #: :meth:`Bot.count_fallback`).
     strict = False
 
     def __init__(self, seed: int = 0, iterations: int | None = None) -> None:
@@ -86,7 +89,7 @@ class TSSearchBot(Bot):
         self.iterations = max(1, int(iterations))
         self.options: dict[str, str] | None = None
         self.game = get_game("twilight-struggle")
-        self.heuristic = _Scorer(seed)
+        self.heuristic = self.adopt(_Scorer(seed))  # its fallbacks count on us
         self.stats: dict[str, Any] = {}
         self._pending_use: tuple | None = None
         #: totals over the bot's life: searched decisions, rollouts, seconds spent searching
@@ -122,9 +125,10 @@ class TSSearchBot(Bot):
             if step not in ("action_round", "headline"):
                 return base
             return self._search(decision, view, base)
-        except Exception:
+        except Exception as exc:
             if self.strict:
                 raise
+            self.count_fallback(exc, decision)
             return base
 
     # -- candidates ------------------------------------------------------------------------------
@@ -222,12 +226,19 @@ class TSSearchBot(Bot):
         }
         return index
 
+    def _rollout_bot(self, seed: int) -> TSHeuristicBot:
+        """The heuristic that plays a side in a rollout: its fallbacks count on us, marked as
+        taken in the search."""
+        bot = self.adopt(TSHeuristicBot(seed))
+        bot.fallback_context = "search"
+        return bot
+
     def _playout(self, game, state, key: str, use: str | None, me: str, me_index: int, judge,
                  seed: int, turn: int) -> float | None:
         """Apply the candidate in ``state`` (a determinization), play on with the heuristic for
         both sides, judge. ``None``: the candidate is not offered in this sample."""
         chance = random.Random(seed)
-        bots = {r: TSHeuristicBot(seed + k) for k, r in enumerate(state.rules.roles)}
+        bots = {r: self._rollout_bot(seed + k) for k, r in enumerate(state.rules.roles)}
         d = game.decision(state)
         option = next((o for o in d.options if o.key == key), None)
         if option is None:

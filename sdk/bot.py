@@ -5,6 +5,11 @@ ordered options) and the typed *view* of its seat, decoded from the wire; never 
 state. It answers with the index of an option. A bot is deterministic given its seed: use
 ``self.rng`` for every random choice.
 
+A bot that catches its own internal error and falls back to a simpler answer says so with
+:meth:`Bot.count_fallback`: it counts the fallback (``bot.fallbacks``, per match) and logs a
+warning. Tournaments report the count of in-process bots per match; a remote bot's fallbacks
+happen in its own process, out of the referee's sight.
+
     from standoff.sdk import Bot, run
 
     class First(Bot):
@@ -20,7 +25,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import structlog
+
 from .types import Decision, MatchInfo, MatchResult
+
+log = structlog.get_logger("standoff.bots")
 
 
 class Bot:
@@ -29,12 +38,25 @@ class Bot:
     Subclasses set ``name`` and ``games`` (the games they play; empty means every game) and
     override :meth:`choose`. ``start`` and ``end`` are optional hooks. ``uses_view = False`` lets
     in-process runners skip building views for bots that never read them.
+
+    ``fallbacks`` counts the fallbacks taken in the current match after an internal error
+    (:meth:`count_fallback`); ``start`` sets it to 0.
     """
 
     name: str = "bot"
     version: str = "0"
     games: tuple[str, ...] = ()
     uses_view: bool = True
+    #: fallbacks after an internal error in the current match (class default: subclasses that
+    #: skip ``Bot.__init__`` still have one)
+    fallbacks: int = 0
+    #: the bot this one answers for, if it is a helper inside another bot (:meth:`adopt`)
+    fallback_owner: Bot | None = None
+    #: the match id that fallback warnings name when the decision has none (a simulated one)
+    fallback_match: str = ""
+    #: where this bot's fallbacks happen when not at the match's decisions (``"search"``: a
+    #: helper that plays simulated positions), logged with each warning
+    fallback_context: str = ""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -44,6 +66,8 @@ class Bot:
         """A match begins; ``match.role`` is this bot's seat. Reseeds ``self.rng`` from the
         match's bot seed so that a match is reproducible from its seed."""
         self.rng = random.Random(match.seed)
+        self.fallbacks = 0
+        self.fallback_match = match.match_id
 
     def choose(self, decision: Decision, view: Any) -> int:
         """Return the index of one of ``decision.options``."""
@@ -54,3 +78,37 @@ class Bot:
 
     def plays(self, game: str) -> bool:
         return not self.games or game in self.games
+
+    # -- fallbacks ------------------------------------------------------------------------------
+
+    def count_fallback(self, error: BaseException | str, decision: Any, *, context: str = "") -> None:
+        """Say that an internal error (``error``: the exception caught, or a description of an
+        answer that could not be worked out) made this bot fall back to a simpler answer at
+        ``decision``: adds one to ``fallbacks`` and logs a warning (logger ``standoff.bots``)
+        with the bot, the match id, the step and the error's type and message. A helper bot
+        (:meth:`adopt`) counts on, and logs as, the bot that adopted it. ``context`` says
+        where, when that is not the match's own decision (``search``: inside a simulation)."""
+        owner = self
+        while owner.fallback_owner is not None:
+            owner = owner.fallback_owner
+        owner.fallbacks += 1
+        fields: dict[str, Any] = {
+            "bot": owner.name,
+            "match": getattr(decision, "match_id", "") or owner.fallback_match,
+            "step": getattr(decision, "step", "") or "",
+            "error_type": type(error).__name__ if isinstance(error, BaseException) else "NoAnswer",
+            "error": str(error),
+            "fallbacks": owner.fallbacks,
+        }
+        if owner is not self:
+            fields["helper"] = self.name
+        context = context or self.fallback_context
+        if context:
+            fields["context"] = context
+        log.warning("bot fell back after an internal error", **fields)
+
+    def adopt(self, helper: Bot) -> Bot:
+        """Make ``helper`` (a bot this one asks for answers) count its fallbacks on this bot;
+        returns it."""
+        helper.fallback_owner = self
+        return helper

@@ -8,12 +8,17 @@ A result is one line of ``results.jsonl``::
      "seats": {"p1": "greedy", "p2": "random"}, "played": true,
      "winner": "greedy", "winner_role": "p1", "scores": {"p1": 1.0, "p2": 0.0},
      "termination": "breakthrough", "reason": "...", "faults": {"p2": {"timeout": 1}},
+     "fallbacks": {"p1": 2},    # only when a bot fell back after an internal error
      "games": [...],            # multi-game matches only: one entry per game
      "records": {"r01-000012.jsonl": "<sha256>"}, "prev": "<sha256 of the line before>"}
 
 ``seats`` maps roles to entrant names; ``scores`` are per role (1 win, 0 loss; a draw shares the
 point: 0.5 each with two roles, 1/3 each with three; for a multi-game match, the match score
-shares). ``played`` is false for a match without a result: termination ``not_played`` (a remote entrant
+shares). ``fallbacks`` counts, per role, the fallbacks an in-process bot took after an internal
+error of its own (:meth:`standoff.sdk.Bot.count_fallback`; summed over the games of a
+multi-game match); it is present only when some count is not zero, so a tournament without
+fallbacks writes the same lines as before it existed. A remote bot's fallbacks are not seen.
+``played`` is false for a match without a result: termination ``not_played`` (a remote entrant
 never connected) or ``error`` (an engine or referee error ended it; never a bot's fault): it is
 kept in the file but counts for nobody. ``records`` maps the record files the result stands on to
 their digests, and ``prev`` (added by the writer) is the SHA-256 of the line before: see
@@ -68,6 +73,8 @@ class Result:
     #: :func:`standoff.server.records.record_digest`). Producers name them with an empty digest;
     #: the results writer fills the digests in from the files when it writes the line.
     records: dict[str, str] = field(default_factory=dict)
+    #: role -> fallbacks its bot took after an internal error (non-zero counts only)
+    fallbacks: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -86,6 +93,8 @@ class Result:
             "reason": self.reason,
             "faults": self.faults,
         }
+        if self.fallbacks:
+            line["fallbacks"] = dict(self.fallbacks)
         if self.games:
             line["games"] = self.games
         if self.records:
@@ -111,6 +120,7 @@ class Result:
             leg=line.get("leg", 0),
             games=line.get("games") or [],
             records=dict(line.get("records") or {}),
+            fallbacks={k: int(v) for k, v in (line.get("fallbacks") or {}).items()},
         )
 
     def pairwise(self) -> list[tuple[str, str, float]]:

@@ -87,6 +87,9 @@ Floats are rounded to 4 decimals, there are no timestamps; lists are in a meanin
                                         # never met are absent; every entrant has a row
       "faults": {"greedy": {}, "random": {"timeout": 1}},   # every entrant: kind -> count,
                                         # summed over its seats, all matches (played or not)
+      "fallbacks": {"greedy": 0, "random": 0},   # every entrant: fallbacks its bot took after
+                                        # an internal error (in-process bots; remote: unseen),
+                                        # summed like faults
       "terminations": {"breakthrough": 18, "not_played": 2},   # all matches
       "matches": {"total": 22, "played": 20, "not_played": 2, "error": 0, "games": 20}
                                         # games: pairwise; not_played and error: matches
@@ -393,6 +396,7 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
         crosstable[b][a] = {"score": _r(lo + d / 2.0), "games": n}
 
     faults: dict[str, dict[str, int]] = {name: {} for name in names}
+    fallbacks: dict[str, int] = dict.fromkeys(names, 0)
     terminations: dict[str, int] = {}
     for result in ordered:
         for role, kinds in (result.faults or {}).items():
@@ -400,6 +404,9 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
             bucket = faults.setdefault(who, {})
             for kind, count in kinds.items():
                 bucket[kind] = bucket.get(kind, 0) + int(count)
+        for role, count in (result.fallbacks or {}).items():
+            who = result.seats.get(role, role)
+            fallbacks[who] = fallbacks.get(who, 0) + int(count)
         terminations[result.termination] = terminations.get(result.termination, 0) + 1
     played = sum(1 for r in ordered if r.played)
 
@@ -411,6 +418,7 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
         "pairs": pairs,
         "crosstable": {a: dict(sorted(row.items())) for a, row in sorted(crosstable.items())},
         "faults": {a: dict(sorted(row.items())) for a, row in sorted(faults.items())},
+        "fallbacks": dict(sorted(fallbacks.items())),
         "terminations": dict(sorted(terminations.items())),
         "matches": {
             "total": len(ordered),
@@ -541,7 +549,7 @@ def _matrix(title: str, names: list[str], cell, cell_width: int) -> list[str]:
 def format_report(ratings: Mapping[str, Any]) -> str:
     """The tournament report printed by ``standoff tournament`` / ``standoff ratings``, from a
     :func:`compute_ratings` dict (or the same dict read back from ``ratings.json``): standings,
-    likelihood of superiority, crosstable, per-pair statistics, faults, terminations. Laid out for
+    likelihood of superiority, crosstable, per-pair statistics, faults, fallbacks, terminations. Laid out for
     a 100-column terminal (matrices are split into column blocks); no trailing newline."""
     players = list(ratings.get("players", []))
     out: list[str] = []
@@ -661,6 +669,16 @@ def format_report(ratings: Mapping[str, Any]) -> str:
             out.append(f"  {name}: {kinds}")
     else:
         out.append("Faults: none")
+
+    # Fallbacks (absent from a ratings.json written before they were counted: nothing to say).
+    if "fallbacks" in ratings:
+        taken = {name: n for name, n in ratings["fallbacks"].items() if n}
+        if taken:
+            out.append("Fallbacks after a bot's internal error (in-process bots)")
+            for name in sorted(taken):
+                out.append(f"  {name}: {taken[name]}")
+        else:
+            out.append("Fallbacks after a bot's internal error: none (in-process bots)")
 
     # Terminations.
     terms = ratings.get("terminations", {})

@@ -55,6 +55,7 @@ from ..server.ledger import LedgerWriter, digests
 from .report import elo_text, read_results, write_outputs
 from .schedule import ladder_round, schedule
 from .series import Series, result_of_game
+from .worker import add_fallbacks
 
 
 log = structlog.get_logger("standoff.tournament")
@@ -418,6 +419,8 @@ class Executor:
         series = c.match_games or c.target_score
         tc = TimeControl(c.bank_ms, c.increment_ms, c.max_per_decision_ms)
 
+        fallbacks: dict[str, int] = {}  # of the built-in bots seated in this process
+
         async def play_game(number: int, first: str | None):
             options = dict(c.options)
             if first is not None:
@@ -431,6 +434,10 @@ class Executor:
             )
             self.referee.start_match(match)
             await match.done.wait()
+            # A trusted bot the referee seated in this process: its own count (a remote or
+            # runner bot's fallbacks are in another process, out of sight).
+            add_fallbacks(fallbacks, {role: seat.local.bot for role, seat in match.seats.items()
+                                      if getattr(seat, "local", None) is not None})
             state = match.final_state
             game = self.registry.games[c.game]
             claimed = capability(game, "flags_claimed")
@@ -441,9 +448,12 @@ class Executor:
             match = Series(spec, roles, c.match_games, c.target_score)
             while (next_game := match.next_game()) is not None:
                 match.add(*await play_game(*next_game))
-            return match.result()
-        outcome, _, faults = await play_game(1, None)
-        return result_of_game(spec, roles, outcome, faults)
+            result = match.result()
+        else:
+            outcome, _, faults = await play_game(1, None)
+            result = result_of_game(spec, roles, outcome, faults)
+        result.fallbacks = fallbacks
+        return result
 
 
 # -- the run -------------------------------------------------------------------------------------

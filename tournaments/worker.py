@@ -36,6 +36,7 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
     policy = policy_from_name(job.get("policy", "forfeit"))
     series = job.get("match_games") or job.get("target_score")
     roles = game.rules(job.get("ruleset"), job.get("options") or {}).roles
+    fallbacks: dict[str, int] = {}  # role -> fallbacks its bot took, over every game
 
     def play_game(number: int, first: str | None):
         options = dict(job.get("options") or {})
@@ -53,6 +54,7 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
                 game, rules, bots, seed, bot_names=dict(zip(roles, spec.seats, strict=True)), match_id=name,
                 on_line=writer.write, time_control=tc, policy=policy, retries=job.get("retries", 0),
             )
+        add_fallbacks(fallbacks, bots)
         claimed = capability(game, "flags_claimed")
         flags = claimed(played.state) if claimed is not None and played.state is not None else {}
         return played.outcome, flags, played.faults
@@ -61,9 +63,21 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
         match = Series(spec, roles, job.get("match_games"), job.get("target_score"))
         while (next_game := match.next_game()) is not None:
             match.add(*play_game(*next_game))
-        return match.result()
-    outcome, _, faults = play_game(1, None)
-    return result_of_game(spec, roles, outcome, faults)
+        result = match.result()
+    else:
+        outcome, _, faults = play_game(1, None)
+        result = result_of_game(spec, roles, outcome, faults)
+    result.fallbacks = fallbacks
+    return result
+
+
+def add_fallbacks(totals: dict[str, int], bots: dict[str, Any]) -> None:
+    """Add each role's bot's fallback count (``Bot.fallbacks``: taken after an internal error,
+    in the match just played) to ``totals``; zero counts are left out."""
+    for role, bot in bots.items():
+        count = getattr(bot, "fallbacks", 0)
+        if type(count) is int and count > 0:
+            totals[role] = totals.get(role, 0) + count
 
 
 def die_with_parent() -> None:

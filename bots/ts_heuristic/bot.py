@@ -67,7 +67,7 @@ class TSHeuristicBot(Choices, Bot):
     games = ("twilight-struggle",)
 
     #: Tests set this to see exceptions; in play, an unexpected failure falls back to a safe
-    #: option rather than forfeiting.
+    #: option rather than forfeiting, counted and logged (:meth:`Bot.count_fallback`).
     strict = False
 
     def __init__(self, seed: int = 0) -> None:
@@ -92,12 +92,15 @@ class TSHeuristicBot(Choices, Bot):
             v = read_view(view)
             x = Ctx(self, v, decision)
             index = self._choose(x, decision)
-        except Exception:
+        except Exception as exc:
             if self.strict:
                 raise
-            index = None
+            self.count_fallback(exc, decision)
+            return self._fallback(decision, view)
         if index is None or not isinstance(index, int) or not 0 <= index < len(options):
-            index = self._fallback(decision, view)
+            # No handler, or one that found no answer: counted like an error.
+            self.count_fallback(f"no answer ({index!r}) for {len(options)} options", decision)
+            return self._fallback(decision, view)
         return index
 
     # -- dispatch --------------------------------------------------------------------------------

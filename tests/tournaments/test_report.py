@@ -437,3 +437,42 @@ def test_format_report_fits_100_columns_with_many_players() -> None:
     widest = max(len(n) for n in names)
     for line in text.splitlines():
         assert len(line) <= max(100, widest + 60), line
+
+
+# ---------------------------------------------------------------------------------------------
+# Fallbacks (a bot's fallback after an internal error of its own)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_fallbacks_are_summed_per_entrant_over_its_seats() -> None:
+    results = [match(0, "alpha", "beta", 1), match(1, "beta", "alpha", 0), match(2, "alpha", "gamma", 0.5),
+               match(3, "gamma", "beta", 1, played=False)]
+    results[0].fallbacks = {"p1": 2}  # alpha
+    results[1].fallbacks = {"p2": 1, "p1": 4}  # alpha, beta
+    results[3].fallbacks = {"p1": 1}  # gamma, in a match without a result: counted like faults
+    r = compute_ratings(results, entrants=["delta"])
+    assert r["fallbacks"] == {"alpha": 3, "beta": 4, "delta": 0, "gamma": 1}
+    assert list(r["fallbacks"]) == sorted(r["fallbacks"])
+    text = format_report(r)
+    assert ("Fallbacks after a bot's internal error (in-process bots)\n"
+            "  alpha: 3\n  beta: 4\n  gamma: 1\n") in text
+    assert format_report(json.loads(ratings_text(r))) == text
+
+
+def test_no_fallbacks_says_none_and_an_older_ratings_file_says_nothing() -> None:
+    r = compute_ratings(mixed())
+    assert set(r["fallbacks"].values()) == {0}
+    assert "Fallbacks after a bot's internal error: none (in-process bots)" in format_report(r)
+    del r["fallbacks"]  # ratings.json written before fallbacks were counted
+    assert "Fallbacks" not in format_report(r)
+
+
+def test_a_result_line_has_fallbacks_only_when_there_are_some() -> None:
+    plain = match(0, "alpha", "beta", 1)
+    line = plain.to_json()
+    assert "fallbacks" not in line and Result.from_json(line).to_json() == line
+    plain.fallbacks = {"p2": 3}
+    line = plain.to_json()
+    assert line["fallbacks"] == {"p2": 3}
+    assert list(line)[list(line).index("faults") + 1] == "fallbacks"
+    assert Result.from_json(json.loads(json.dumps(line))).fallbacks == {"p2": 3}
