@@ -729,7 +729,7 @@ def format_table(result: BradleyTerryResult) -> str:
         return "No players."
     width = max(6, max(len(p.name) for p in players))
     many = len(result.components) > 1
-    head = f"{'Rank':>4}  {'Player':<{width}}  {'Elo':>7}  {'±':>6}  {'Games':>5}  {'W':>4}  {'D':>4}  {'L':>4}  {'Score':>6}"
+    head = f"{'Rank':>4}  {'Player':<{width}}  {'Rating':>7}  {'±':>6}  {'Games':>5}  {'W':>4}  {'D':>4}  {'L':>4}  {'Score':>6}"
     if many:
         head += "  Grp"
     lines = [head, "-" * len(head)]

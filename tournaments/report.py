@@ -569,7 +569,7 @@ def format_report(ratings: Mapping[str, Any]) -> str:
     many = len(components) > 1
     width = max(6, max(len(p["name"]) for p in players))
     head = (
-        f"{'Rank':>4}  {'Player':<{width}}  {'Elo':>7}  {'±':>6}  {'Games':>5}  "
+        f"{'Rank':>4}  {'Player':<{width}}  {'Rating':>7}  {'±':>6}  {'Games':>5}  "
         f"{'W':>4}  {'D':>4}  {'L':>4}  {'Score':>6}"
     )
     if many:
@@ -592,7 +592,7 @@ def format_report(ratings: Mapping[str, Any]) -> str:
     if flagged:
         where = f" (groups {', '.join(str(i + 1) for i in flagged)})" if many else ""
         out.append(f"Regularised{where}: 1 virtual draw per player vs a 0-rated opponent (no finite ML fit).")
-    out.append("Bradley-Terry ratings, mean 0; ± is the 95% interval (Fisher information).")
+    out.append("Rating: Bradley-Terry (Elo scale), mean 0; ± is the 95% interval (Fisher information).")
 
     names = [p["name"] for p in players]
     comp = {p["name"]: p.get("component", 0) for p in players}
@@ -638,7 +638,7 @@ def format_report(ratings: Mapping[str, Any]) -> str:
         label = max(label, 4)
         head = (
             f"{'Pair':<{label}}  {'Games':>5}  {'W':>4}  {'D':>4}  {'L':>4}  {'Score':>6}  "
-            f"{'Elo':>7}  {'±':>6}"
+            f"{'Rating':>7}  {'±':>6}"
         )
         out += ["Head to head (first player's view; Elo ± 95%: trinomial per game, pentanomial per pair)"]
         out += [head, "-" * len(head)]

@@ -378,7 +378,7 @@ def test_format_table_layout():
     result = bradley_terry(THREE)
     table = format_table(result)
     lines = table.splitlines()
-    assert lines[0].split()[:4] == ["Rank", "Player", "Elo", "±"]
+    assert lines[0].split()[:4] == ["Rank", "Player", "Rating", "±"]
     rows = lines[2:5]
     assert [row.split()[1] for row in rows] == list(result.names)
     assert rows[0].split()[0] == "1"
