@@ -244,6 +244,17 @@ class TSHeuristicBot(Choices, Bot):
             return self._pick([(0.0, i) for i, _ in cards]) if cards else None
         return self._pick(scored)
 
+    def _step_extra_action_round(self, x: Ctx, d, keys):
+        """Space Station / North Sea Oil: the extra round is optional. Take it when some card
+        in hand has a use worth more than passing (the action round's own yardstick: 0), pass
+        when every card left would help the opponent (a held scoring card never gets here: the
+        engine does not offer the choice while one is due)."""
+        if "choice:accept" not in keys or "pass" not in keys:
+            return None
+        best = max((val for c in x.hand if c not in SCORING_CARDS for val, _ in self.card_uses(x, c)),
+                   default=-WIN)
+        return keys.index("choice:accept" if best > 0.0 else "pass")
+
     def _step_card_use(self, x: Ctx, d, keys):
         card = None
         m = re.match(r"how to play (.*)$", d.prompt or "")

@@ -439,3 +439,36 @@ def test_package_modules_are_small_and_documented():
         text = path.read_text(encoding="utf-8")
         assert len(text.splitlines()) <= 800, path.name
         assert ast.get_docstring(ast.parse(text)), path.name
+
+
+def _extra_round(hand: list[str], **kw):
+    """The US at North Sea Oil's optional 8th action round (turn 8), holding ``hand``."""
+    from kits import ts_positions as P
+
+    state = P.position(hands={"us": hand, "ussr": []}, turn=8, phasing="us", end_turn=10,
+                       effects=["north_sea_oil:turn"], **kw)
+    state.stack = [("end_turn",), ("action_round", 8, US)]
+    state.ar, state.china, state.pending = 8, USSR, None
+    return state
+
+
+def test_the_optional_extra_round_is_taken_for_a_useful_card():
+    """Space Station / North Sea Oil's extra round is a choice (step ``extra_action_round``): with
+    the Marshall Plan (a US event) in hand the bot takes it; no fallback is counted."""
+    state = _extra_round(["marshall_plan"])
+    bot = TSHeuristicBot(3)
+    d, key = ask(bot, state)
+    assert (d.step, key, bot.fallbacks) == ("extra_action_round", "choice:accept", 0)
+
+
+def test_the_optional_extra_round_is_declined_when_playing_would_lose():
+    """DEFCON 2, the US holds only "We Will Bury You" (a USSR event: "Degrade DEFCON one level",
+    which would reach DEFCON 1 in the US's own round) and both space tracks are at their end
+    (no way to space it): every use of the card loses, so the round is declined."""
+    state = _extra_round(["we_will_bury_you"], defcon=2)
+    state.space = [8, 8]
+    bot = TSHeuristicBot(3)
+    d, key = ask(bot, state)
+    assert (d.step, key, bot.fallbacks) == ("extra_action_round", "pass", 0)
+    GAME.apply(state, d.options[[o.key for o in d.options].index("choice:accept")])
+    assert [o.key for o in GAME.decision(state).options] == ["card:we_will_bury_you"]  # forced if taken
