@@ -1,0 +1,168 @@
+"""Positions as data: the shared machinery of every game's position format.
+
+A *position* is a whole state as JSON-ready data in public vocabulary only: the words of option
+keys and views (card and country ids, role names, 1-based flags), never engine indices. Each game
+writes its own format (``schotten_totten/position.py``, ``twilight_struggle/position.py``); what
+they share lives here:
+
+* :class:`PositionError`, the one error a bad position raises: a ``ValueError`` whose message is
+  one line naming the field (``hands.us[3]: unknown card 'nato2'``), so a CLI can print it as is;
+* the *frame codec*: the engine's pending steps (its stack of frames, plain tuples of engine
+  values) written as ``{"step": name, field: value...}`` objects. Each game declares, per step,
+  the name and the type of each frame argument (:data:`FieldSpec`); a type is a pair of functions
+  (engine value → public value, public value → engine value) so that a side index becomes a role
+  name and a country index a country id. Arguments past the declared ones are a bug and raise:
+  nothing of the engine leaks unnamed.
+
+Pure: no I/O (files are read by the callers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+
+class PositionError(ValueError):
+    """A position that cannot be loaded (or a state that cannot be written): the message is one
+    line and starts with the path of the field at fault (``flags[3].sides.p1``)."""
+
+
+class FieldType(NamedTuple):
+    """How one frame argument is written: ``encode(value)`` gives the public value,
+    ``decode(value, where)`` the engine's (raising :class:`PositionError` naming ``where``)."""
+
+    name: str  # documented type name (docs/positions.md, the JSON Schema)
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any, str], Any]
+
+
+#: A step's frame arguments: ``(field name, type, required)`` in frame order; optional fields
+#: come last and are present in a frame only when the engine put them there.
+FieldSpec = tuple[tuple[str, FieldType, bool], ...]
+
+
+def fail(where: str, message: str) -> PositionError:
+    return PositionError(f"{where}: {message}" if where else message)
+
+
+def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+    """``value`` if it is of ``kind`` (``bool`` is never taken for an ``int``), else raise."""
+    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+        return value
+    raise fail(where, f"expected {what}, got {value!r}")
+
+
+def _int_decode(value: Any, where: str) -> int:
+    return expect(value, int, where, "a whole number")
+
+
+def _bool_decode(value: Any, where: str) -> bool:
+    return expect(value, bool, where, "true or false")
+
+
+def _str_decode(value: Any, where: str) -> str:
+    return expect(value, str, where, "a string")
+
+
+INT = FieldType("integer", int, _int_decode)
+BOOL = FieldType("boolean", bool, _bool_decode)
+STR = FieldType("string", str, _str_decode)
+
+
+def _strings_decode(value: Any, where: str) -> tuple[str, ...]:
+    expect(value, list, where, "a list of strings")
+    return tuple(_str_decode(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+STRINGS = FieldType("list of strings", list, _strings_decode)
+
+
+def enum_type(name: str, names: Sequence[str], *, none: Any = None, nullable: bool = False) -> FieldType:
+    """Engine values ``0..len(names)-1`` written as ``names[i]`` (roles, decks); with
+    ``nullable``, the engine's ``none`` is ``null``."""
+    index = {n: i for i, n in enumerate(names)}
+
+    def encode(value: Any) -> Any:
+        if nullable and value == none:
+            return None
+        return names[value]
+
+    def decode(value: Any, where: str) -> Any:
+        if nullable and value is None:
+            return none
+        if value not in index:
+            raise fail(where, f"unknown {name} {value!r} (known: {', '.join(names)})")
+        return index[value]
+
+    return FieldType(f"{name} or null" if nullable else name, encode, decode)
+
+
+def list_of(item: FieldType, *, nullable: bool = False) -> FieldType:
+    """A tuple of engine values as a list; with ``nullable``, ``None`` is ``null``."""
+
+    def encode(value: Any) -> Any:
+        if nullable and value is None:
+            return None
+        return [item.encode(v) for v in value]
+
+    def decode(value: Any, where: str) -> Any:
+        if nullable and value is None:
+            return None
+        expect(value, list, where, f"a list of {item.name}")
+        return tuple(item.decode(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    return FieldType(f"list of {item.name}" + (" or null" if nullable else ""), encode, decode)
+
+
+def encode_stack(stack: Sequence[tuple], specs: Mapping[str, FieldSpec]) -> list[dict[str, Any]]:
+    """The engine's frames (bottom first) as public objects. Raises ``ValueError`` for a step
+    or an argument the game did not declare (a bug of the game's position module)."""
+    frames = []
+    for frame in stack:
+        name = frame[0]
+        spec = specs.get(name)
+        if spec is None:
+            raise ValueError(f"step {name!r} has no declared frame fields (position module out of date)")
+        args = frame[1:]
+        if len(args) > len(spec) or any(required for _, _, required in spec[len(args):]):
+            raise ValueError(f"frame {frame!r} does not match the declared fields of step {name!r}")
+        out: dict[str, Any] = {"step": name}
+        for (field, kind, _), value in zip(spec, args, strict=False):
+            out[field] = kind.encode(value)
+        frames.append(out)
+    return frames
+
+
+def decode_stack(data: Any, specs: Mapping[str, FieldSpec], where: str = "stack") -> list[tuple]:
+    """Public frame objects (bottom first) back to the engine's tuples."""
+    expect(data, list, where, "a list of frames")
+    stack = []
+    for i, item in enumerate(data):
+        at = f"{where}[{i}]"
+        expect(item, dict, at, 'a frame object {"step": ...}')
+        name = item.get("step")
+        spec = specs.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise fail(f"{at}.step", f"unknown step {name!r}")
+        fields = {field for field, _, _ in spec}
+        for key in item:
+            if key != "step" and key not in fields:
+                raise fail(f"{at}.{key}", f"step {name!r} has no field {key!r}")
+        args: list[Any] = []
+        for field, kind, required in spec:
+            if field not in item:
+                if required:
+                    raise fail(f"{at}.{field}", f"missing (step {name!r} needs it)")
+                break  # optional fields are trailing: the first one missing ends the frame
+            args.append(kind.decode(item[field], f"{at}.{field}"))
+        stack.append((name, *args))
+    return stack
+
+
+def field_docs(specs: Mapping[str, FieldSpec]) -> dict[str, list[str]]:
+    """Each step's fields as ``"name: type"`` (``?`` for optional ones), for the docs."""
+    return {
+        step: [f"{field}{'' if required else '?'}: {kind.name}" for field, kind, required in spec]
+        for step, spec in sorted(specs.items())
+    }
