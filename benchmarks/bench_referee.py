@@ -1,12 +1,23 @@
 """Referee overhead per decision: an SDK bot over loopback vs an in-process bot.
 
-    python benchmarks/bench_referee.py [--matches 20]
+    python benchmarks/bench_referee.py [--matches 20] [--in-thread] [--rounds 3] [--against REV]
 
 Starts a real server on 127.0.0.1, plays random-vs-random Schotten Totten matches with p1 a remote
 SDK bot (`standoff bot run random`, a process of its own; --in-thread shares the server's) and p2 the in-process `random` plugin, then reads the
 records: per decision the referee measures `elapsed_ms` (decision sent → answer in), the bot
 reports `think_ms`; the difference is what the referee, the wire and the SDK cost. A plain
-grpc.aio bidi ping-pong in the same process is measured first as the floor.
+grpc.aio bidi ping-pong in the same process is measured first as the floor. Printed per round
+and as medians of --rounds (each round a fresh server, bot and floor):
+
+* floor p50/p99: one 64-byte message there and back on a bare grpc.aio bidi stream, in ms;
+* remote p50/p99: referee + wire + SDK cost of one decision of the remote bot (its think time
+  taken out), in ms; remote/floor: the ratio of the two p50s;
+* in-process p50: the same cost for the in-process bot (no wire);
+* bot decisions/s: player decisions of both bots per second of the whole run (chance decisions
+  are not counted; nor is server start-up).
+
+With ``--against REV`` each round runs on git revision REV too, interleaved, in fresh
+interpreters (server, SDK bot process and floor all from that tree; see benchmarks/against.py).
 """
 
 from __future__ import annotations
@@ -15,8 +26,7 @@ import argparse
 import asyncio
 import json
 import os
-import platform
-import statistics
+import shutil
 import tempfile
 import threading
 import time
@@ -24,6 +34,7 @@ from pathlib import Path
 
 import grpc
 
+import against
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
@@ -75,11 +86,29 @@ async def ping_pong(n: int) -> list[float]:
     return samples
 
 
+METRICS = (
+    against.Metric("floor p50", "{:.3f}", "lower", "ms"),
+    against.Metric("floor p99", "{:.3f}", "lower", "ms"),
+    against.Metric("remote p50", "{:.3f}", "lower", "ms"),
+    against.Metric("remote p99", "{:.3f}", "lower", "ms"),
+    against.Metric("remote/floor p50", "{:.2f}", "lower"),
+    against.Metric("in-process p50", "{:.3f}", "lower", "ms"),
+    against.Metric("bot decisions/s"),
+)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--in-thread", action="store_true", help="run the SDK bot in the server's process")
+    against.add_arguments(parser, rounds=3)
     args = parser.parse_args()
+    title = f"{args.matches} random-vs-random Schotten Totten matches per round, p1 a remote SDK bot" + (
+        " (in the server's process)" if args.in_thread else " (a process of its own)")
+    return against.run(args, measure, METRICS, title=title)
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
     configure_logging(level="warning")
     floor = asyncio.run(ping_pong(3000))
     data = Path(tempfile.mkdtemp(prefix="standoff-bench-"))
@@ -134,14 +163,16 @@ def main() -> int:
             (remote if move["role"] == "p1" else local).append(overhead)
     box["loop"].call_soon_threadsafe(box["stop"].set)
     server_thread.join(30)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"grpc.aio bidi ping-pong floor: p50 {percentile(floor, .5):.3f} ms, p99 {percentile(floor, .99):.3f} ms")
-    print(f"remote SDK bot, referee+wire+SDK overhead per decision: p50 {percentile(remote, .5):.3f} ms, "
-          f"p99 {percentile(remote, .99):.3f} ms, mean {statistics.mean(remote):.3f} ms (n={len(remote)})")
-    print(f"in-process bot, overhead per decision: p50 {percentile(local, .5):.3f} ms, "
-          f"p99 {percentile(local, .99):.3f} ms (n={len(local)})")
-    print(f"{args.matches} matches, {decisions} bot decisions in {wall:.1f} s: {decisions / wall:,.0f} decisions/s")
-    return 0
+    shutil.rmtree(data, ignore_errors=True)
+    return {
+        "floor p50": percentile(floor, .5),
+        "floor p99": percentile(floor, .99),
+        "remote p50": percentile(remote, .5),
+        "remote p99": percentile(remote, .99),
+        "remote/floor p50": percentile(remote, .5) / percentile(floor, .5),
+        "in-process p50": percentile(local, .5),
+        "bot decisions/s": decisions / wall,
+    }
 
 
 if __name__ == "__main__":

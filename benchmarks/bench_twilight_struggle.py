@@ -1,57 +1,109 @@
 """Random-vs-random Twilight Struggle games per second, in-process, on one core.
 
-    python benchmarks/bench_twilight_struggle.py [--games 500] [--end-turn 10] [--profile]
+    python benchmarks/bench_twilight_struggle.py [--games 100] [--end-turn 10] [--views]
+        [--rounds 5] [--against REV] [--profile]
 
 Same loop as bench_schotten_totten.py: ask the decision, pick uniformly (chance and players
-alike), apply. Random play rarely reaches turn 10 (DEFCON suicides, held scoring cards): decisions/s is the steadier figure.
+alike: game ``g`` uses ``random.Random(g)``), apply. With ``--views`` the loop also builds the
+deciding player's view before each of its decisions, incrementally (the entries since that
+player's previous view), as a referee does. A round starts from a fresh interpreter state (no
+warm-up). Printed per round and as medians of --rounds:
+
+* games/s: games played to their end (a win, or final scoring after --end-turn);
+* player decisions/s: decisions of USSR/USA per second of the whole loop; chance decisions
+  (shuffles, draws, dice) are not counted in it, they are shown per game beside it;
+* player / chance decisions per game: the same in both trees when the engines agree.
+
+Random play rarely reaches turn 10 (DEFCON suicides, held scoring cards): player decisions/s is
+the steadier figure. With ``--against REV`` the same loop runs on git revision REV too,
+interleaved round by round in fresh interpreters (see benchmarks/against.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import os
-import platform
 import pstats
 import random
 import sys
 import time
 
+import against
 from standoff.server.games import get_game
 
+METRICS = (
+    against.Metric("games/s", "{:,.1f}"),
+    against.Metric("player decisions/s"),
+    against.Metric("decisions/s incl. chance"),
+    against.Metric("player decisions/game", "{:.2f}", "same"),
+    against.Metric("chance decisions/game", "{:.2f}", "same"),
+)
 
-def run(game, rules, games: int) -> tuple[float, int]:
-    decisions = 0
+
+def play(game, rules, games: int, views: bool = False) -> tuple[float, int, int]:
+    """Play ``games`` uniformly random games: (seconds, player decisions, chance decisions)."""
+    player = chance = 0
+    decision = game.decision
+    apply = game.apply
+    view = game.view
     started = time.perf_counter()
     for seed in range(games):
         state = game.new_state(rules)
         pick = random.Random(seed).random
-        while (d := game.decision(state)) is not None:
+        seen: dict[str, int] = {}
+        number = 0
+        while (d := decision(state)) is not None:
             options = d.options
-            game.apply(state, options[int(pick() * len(options))])
-            decisions += 1
-    return time.perf_counter() - started, decisions
+            if d.role == "chance":
+                chance += 1
+            else:
+                player += 1
+                if views:
+                    view(state, d.role, seen.get(d.role, 0))
+                    seen[d.role] = number
+            apply(state, options[int(pick() * len(options))])
+            number += 1
+    return time.perf_counter() - started, player, chance
+
+
+def setup(args: argparse.Namespace):
+    game = get_game("twilight-struggle")
+    return game, game.rules(None, {"end_turn": str(args.end_turn)})
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    game, rules = setup(args)
+    elapsed, player, chance = play(game, rules, args.games, args.views)
+    return {
+        "games/s": args.games / elapsed,
+        "player decisions/s": player / elapsed,
+        "decisions/s incl. chance": (player + chance) / elapsed,
+        "player decisions/game": player / args.games,
+        "chance decisions/game": chance / args.games,
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--games", type=int, default=100, help="games per round (default 100)")
     parser.add_argument("--end-turn", type=int, default=10)
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--views", action="store_true",
+                        help="build the deciding player's view before each of its decisions")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead: profile one round on this tree, top functions by own time")
+    against.add_arguments(parser)
     args = parser.parse_args()
-    game = get_game("twilight-struggle")
-    rules = game.rules(None, {"end_turn": str(args.end_turn)})
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    elapsed, decisions = run(game, rules, args.games)
-    print(f"{args.games} games to turn {args.end_turn} in {elapsed:.2f} s: {args.games / elapsed:,.0f} games/s, "
-          f"{decisions / elapsed:,.0f} decisions/s, {decisions / args.games:.1f} decisions/game")
     if args.profile:
+        game, rules = setup(args)
         profiler = cProfile.Profile()
         profiler.enable()
-        run(game, rules, min(args.games, 200))
+        play(game, rules, args.games, args.views)
         profiler.disable()
-        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
-    return 0
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(20)
+        return 0
+    title = (f"{args.games} games per round to turn {args.end_turn}, uniformly random"
+             + (", a view per player decision" if args.views else ""))
+    return against.run(args, measure, METRICS, title=title)
 
 
 if __name__ == "__main__":
