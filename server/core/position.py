@@ -38,8 +38,17 @@ class FieldType(NamedTuple):
 
 
 #: A step's frame arguments: ``(field name, type, required)`` in frame order; optional fields
-#: come last and are present in a frame only when the engine put them there.
+#: come last and are present in a frame only when the engine put them there. A step whose
+#: fields depend on one of its arguments (an event's choice and its data) declares instead a
+#: function of the frame (a tuple, when writing) or of the frame object (a dict, when reading)
+#: that returns its fields.
 FieldSpec = tuple[tuple[str, FieldType, bool], ...]
+Specs = Mapping[str, "FieldSpec | Callable[[Any], FieldSpec]"]
+
+
+def _spec_of(specs: Specs, name: Any, frame: Any) -> FieldSpec | None:
+    spec = specs.get(name) if isinstance(name, str) else None
+    return spec(frame) if callable(spec) else spec
 
 
 def fail(where: str, message: str) -> PositionError:
@@ -76,6 +85,16 @@ def _strings_decode(value: Any, where: str) -> tuple[str, ...]:
 
 
 STRINGS = FieldType("list of strings", list, _strings_decode)
+
+
+def _nothing_decode(value: Any, where: str) -> None:
+    if value is not None:
+        raise fail(where, f"expected nothing here, got {value!r}")
+    return None
+
+
+#: An argument the engine keeps as ``None`` in this frame: not written, read back as ``None``.
+NOTHING = FieldType("nothing", lambda v: None, _nothing_decode)
 
 
 def enum_type(name: str, names: Sequence[str], *, none: Any = None, nullable: bool = False) -> FieldType:
@@ -115,13 +134,13 @@ def list_of(item: FieldType, *, nullable: bool = False) -> FieldType:
     return FieldType(f"list of {item.name}" + (" or null" if nullable else ""), encode, decode)
 
 
-def encode_stack(stack: Sequence[tuple], specs: Mapping[str, FieldSpec]) -> list[dict[str, Any]]:
+def encode_stack(stack: Sequence[tuple], specs: Specs) -> list[dict[str, Any]]:
     """The engine's frames (bottom first) as public objects. Raises ``ValueError`` for a step
     or an argument the game did not declare (a bug of the game's position module)."""
     frames = []
     for frame in stack:
         name = frame[0]
-        spec = specs.get(name)
+        spec = _spec_of(specs, name, frame)
         if spec is None:
             raise ValueError(f"step {name!r} has no declared frame fields (position module out of date)")
         args = frame[1:]
@@ -129,12 +148,16 @@ def encode_stack(stack: Sequence[tuple], specs: Mapping[str, FieldSpec]) -> list
             raise ValueError(f"frame {frame!r} does not match the declared fields of step {name!r}")
         out: dict[str, Any] = {"step": name}
         for (field, kind, _), value in zip(spec, args, strict=False):
+            if kind is NOTHING:
+                if value is not None:
+                    raise ValueError(f"frame {frame!r}: field {field!r} of step {name!r} should be None")
+                continue
             out[field] = kind.encode(value)
         frames.append(out)
     return frames
 
 
-def decode_stack(data: Any, specs: Mapping[str, FieldSpec], where: str = "stack") -> list[tuple]:
+def decode_stack(data: Any, specs: Specs, where: str = "stack") -> list[tuple]:
     """Public frame objects (bottom first) back to the engine's tuples."""
     expect(data, list, where, "a list of frames")
     stack = []
@@ -142,7 +165,7 @@ def decode_stack(data: Any, specs: Mapping[str, FieldSpec], where: str = "stack"
         at = f"{where}[{i}]"
         expect(item, dict, at, 'a frame object {"step": ...}')
         name = item.get("step")
-        spec = specs.get(name) if isinstance(name, str) else None
+        spec = _spec_of(specs, name, item)
         if spec is None:
             raise fail(f"{at}.step", f"unknown step {name!r}")
         fields = {field for field, _, _ in spec}
@@ -151,6 +174,9 @@ def decode_stack(data: Any, specs: Mapping[str, FieldSpec], where: str = "stack"
                 raise fail(f"{at}.{key}", f"step {name!r} has no field {key!r}")
         args: list[Any] = []
         for field, kind, required in spec:
+            if kind is NOTHING:
+                args.append(_nothing_decode(item.get(field), f"{at}.{field}"))
+                continue
             if field not in item:
                 if required:
                     raise fail(f"{at}.{field}", f"missing (step {name!r} needs it)")
@@ -160,9 +186,12 @@ def decode_stack(data: Any, specs: Mapping[str, FieldSpec], where: str = "stack"
     return stack
 
 
-def field_docs(specs: Mapping[str, FieldSpec]) -> dict[str, list[str]]:
-    """Each step's fields as ``"name: type"`` (``?`` for optional ones), for the docs."""
+def field_docs(specs: Specs) -> dict[str, list[str]]:
+    """Each step's fields as ``"name: type"`` (``?`` for optional ones), for the docs (steps
+    whose fields depend on an argument are listed as ``see docs``)."""
     return {
-        step: [f"{field}{'' if required else '?'}: {kind.name}" for field, kind, required in spec]
+        step: (["(fields depend on the choice: docs/positions.md)"] if callable(spec) else [
+            f"{field}{'' if required else '?'}: {kind.name}" for field, kind, required in spec if kind is not NOTHING
+        ])
         for step, spec in sorted(specs.items())
     }

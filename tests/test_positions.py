@@ -1,0 +1,130 @@
+"""Positions as data (docs/positions.md): the round trip over the states of conformance games.
+
+At every state of random games of both games (every ruleset of the conformance suite, and
+Twilight Struggle played to the Late War by the DEFCON-safe policy), the position written as JSON
+text and loaded again asks the same decision (role, step, prompt, option keys), shows every role
+the same view (but the history: a position is a state, not the match that led to it) and writes
+the same position; continued with the record's next choices (chance included) it stays
+identical after each of them, and at a sample of states all the way to the same outcome.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kits.conformance import SAFE, deep_match, random_match
+from standoff.server.games import get_game
+from standoff.server.games.positions import PositionError, from_position, to_position
+
+# (game, ruleset, options, games): the conformance suite's cases, fewer games each
+CASES = [
+    ("schotten-totten", "battle_line", {}, 12),
+    ("schotten-totten", "battle_line", {"claim_timing": "start_of_turn"}, 4),
+    ("schotten-totten", "battle_line", {"claim_timing": "end_of_turn"}, 4),
+    ("schotten-totten", "battle_line", {"tactics": "off"}, 3),
+    ("schotten-totten", "battle_line", {"stalemate": "flags"}, 3),
+    ("schotten-totten", "classic", {}, 4),
+    ("schotten-totten", "three_player", {}, 4),
+    ("twilight-struggle", "deluxe", {"end_turn": "7"}, 12),
+    ("twilight-struggle", "deluxe", {}, 8),
+    ("twilight-struggle", "deluxe", {"end_turn": "3", "chinese_civil_war": "on", "bid": "us:2"}, 6),
+]
+IDS = [f"{g}-{r}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, r, o, _ in CASES]
+#: choices followed after loading at every state; every FULL-th state is followed to the end
+AHEAD, FULL = 3, 60
+
+
+def observed(game, state) -> str:
+    """What the decision and the views show, but the history (a position starts none)."""
+    decision = game.decision(state)
+    views = {}
+    for role in state.rules.roles:
+        view = game.view(state, role)
+        view.pop("history")
+        view.pop("history_from")
+        views[role] = view
+    pending = None if decision is None else [decision.role, decision.step, decision.prompt,
+                                             [o.key for o in decision.options]]
+    return json.dumps([views, pending, game.outcome(state)], sort_keys=True)
+
+
+class RoundTrip:
+    """The ``check`` of a conformance match: keeps the position and what is observed at each
+    state; :meth:`verify` then loads each position and follows the record from it."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.positions: list[str] = []
+        self.seen: list[str] = []
+        self.states = 0
+
+    def __call__(self, state, decision, n) -> None:
+        if decision is None:
+            return
+        assert n == len(self.positions)
+        position = to_position(state)
+        text = json.dumps(position)
+        self.positions.append(text)
+        self.seen.append(observed(self.game, state))
+        loaded = from_position(self.game.name, json.loads(text))
+        assert observed(self.game, loaded) == self.seen[-1], f"decision {n}: the loaded state differs"
+        assert json.dumps(to_position(loaded)) == text, f"decision {n}: the position is not written back the same"
+
+    def verify(self, record, final) -> None:
+        keys = [line["key"] for line in record.moves]
+        end = observed(self.game, final)
+        for n, text in enumerate(self.positions):
+            state = from_position(self.game.name, text)  # the JSON text itself
+            last = len(keys) if n % FULL == 0 else min(len(keys), n + AHEAD)
+            for m in range(n, last):
+                decision = self.game.decision(state)
+                self.game.apply(state, decision.options[decision.index_of(keys[m])])
+                if m + 1 < len(self.seen):
+                    assert observed(self.game, state) == self.seen[m + 1], (
+                        f"loaded at decision {n}, differs after decision {m + 1}")
+            if last == len(keys):
+                assert observed(self.game, state) == end, f"loaded at decision {n}: another end"
+            self.states += 1
+
+
+@pytest.mark.parametrize(("game_name", "ruleset", "options", "count"), CASES, ids=IDS)
+def test_round_trip_at_every_state_of_random_games(game_name, ruleset, options, count):
+    game = get_game(game_name)
+    rules = game.rules(ruleset, options)
+    for seed in range(count):
+        check = RoundTrip(game)
+        record, state = random_match(game, rules, seed, check=check)
+        check.verify(record, state)
+        assert check.states == len(record.moves)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_round_trip_at_every_state_of_twilight_struggle_to_the_late_war(seed):
+    """The DEFCON-safe policy's games reach the Late War: every kind of event frame."""
+    game = get_game("twilight-struggle")
+    check = RoundTrip(game)
+    record, state = deep_match(game, game.rules(), seed, {"ussr": SAFE, "us": SAFE}, check=check)
+    check.verify(record, state)
+    assert state.turn >= 4
+
+
+def test_positions_name_no_engine_index():
+    """Written positions use public words: every country, card and role named, flags 1-9."""
+    game = get_game("twilight-struggle")
+    record, state = random_match(game, game.rules(), 3)
+    position = to_position(game.new_state(game.rules()))
+    assert position["stack"] == [{"step": "setup"}]
+    st = get_game("schotten-totten")
+    _, final = random_match(st, st.rules(), 1)
+    flags = to_position(final)["flags"]
+    assert [f["flag"] for f in flags] == list(range(1, 10))
+    assert all(isinstance(card, str) for f in flags for side in f["sides"].values() for card in side)
+
+
+def test_a_position_of_another_game_is_refused():
+    st = get_game("schotten-totten")
+    position = to_position(st.new_state(st.rules()))
+    with pytest.raises(PositionError, match="game: the position is of 'schotten-totten'"):
+        from_position("twilight-struggle", position)
