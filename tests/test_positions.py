@@ -128,3 +128,69 @@ def test_a_position_of_another_game_is_refused():
     position = to_position(st.new_state(st.rules()))
     with pytest.raises(PositionError, match="game: the position is of 'schotten-totten'"):
         from_position("twilight-struggle", position)
+
+
+# -- bad positions: one line naming the field -----------------------------------------------------
+
+TS_BASE = {"game": "twilight-struggle", "turn": 2, "phasing": "ussr",
+           "hands": {"ussr": ["fidel", "nasser"], "us": ["nato"]}}
+ST_BASE = {"game": "schotten-totten", "to_move": "p1", "hands": {"p1": ["red-5", "fog"], "p2": ["blue-1"]}}
+
+
+def _with(base, **changes):
+    data = json.loads(json.dumps(base))
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(("game", "data", "message"), [
+    ("twilight-struggle", _with(TS_BASE, hands={"ussr": ["fidel", "nato2"]}),
+     r"^hands\.ussr\[1\]: unknown card 'nato2'"),
+    ("twilight-struggle", _with(TS_BASE, discard=["fidel"]),
+     r"^discard\[0\]: card fidel is in two places \(also at hands\.ussr\[0\]\)$"),
+    ("twilight-struggle", _with(TS_BASE, influence={"atlantis": {"us": 2}}),
+     r"^influence\.atlantis: unknown country 'atlantis'"),
+    ("twilight-struggle", _with(TS_BASE, influence={"iran": {"us": -1}}),
+     r"^influence\.iran\.us: influence cannot be negative"),
+    ("twilight-struggle", _with(TS_BASE, deck=["marshall_plan"]),
+     r"^deck: card counts off: \d+ card\(s\) in play are nowhere: "),
+    ("twilight-struggle", _with(TS_BASE, hands={"us": ["glasnost"]}),
+     r"^hands\.us\[0\]: glasnost is not in play at this turn"),
+    ("twilight-struggle", _with(TS_BASE, hands={"us": ["the_china_card"]}),
+     r"^hands\.us\[0\]: the_china_card is never in a hand"),
+    ("twilight-struggle", _with(TS_BASE, effects=[{"card": 31}]),
+     r"^effects\[0\]: no such effect of card #31"),
+    ("twilight-struggle", _with(TS_BASE, effects=[{"card": 5}]),
+     r"^effects\[0\]: card five_year_plan \(#5\) has no lasting effect"),
+    ("twilight-struggle", _with(TS_BASE, defcon=0), r"^defcon: 0 is out of range"),
+    ("twilight-struggle", _with(TS_BASE, phasing="nato"), r"^phasing: unknown side 'nato'"),
+    ("twilight-struggle", _with(TS_BASE, stack=[{"step": "coup", "side": "us"}]),
+     r"^stack\[0\]\.ops: missing"),
+    ("twilight-struggle", _with(TS_BASE, stack=[{"step": "teleport"}]), r"^stack\[0\]\.step: unknown step"),
+    ("twilight-struggle", _with(TS_BASE, options={"end_turn": "12"}), r"^options: option end_turn"),
+    ("schotten-totten", _with(ST_BASE, flags=[{"flag": 1, "sides": {"p1": ["red-5"]}}]),
+     r"^hands\.p1\[0\]: card red-5 is in two places \(also at flags\[0\]\.sides\.p1\[0\]\)$"),
+    ("schotten-totten", _with(ST_BASE, flags=[{"flag": 10}]), r"^flags\[0\]\.flag: flags are numbered 1 to 9"),
+    ("schotten-totten", _with(ST_BASE, flags=[{"flag": 2, "sides": {"p3": []}}]), r"^flags\[0\]\.sides\.p3: unknown role"),
+    ("schotten-totten", _with(ST_BASE, flags=[{"flag": 2, "sides": {"p1": ["red-1", "red-2", "red-3", "red-4"]}}]),
+     r"^flags\[0\]\.sides\.p1: 4 cards: a side holds at most 3"),
+    ("schotten-totten", _with(ST_BASE, hands={"p1": ["red-11"]}), r"^hands\.p1\[0\]: unknown card 'red-11'"),
+    ("schotten-totten", _with(ST_BASE, ruleset="classic", hands={"p1": ["red-10"]}),
+     r"^hands\.p1\[0\]: red-10 is not in the classic deck"),
+    ("schotten-totten", _with(ST_BASE, decks={"troops": [], "tactics": []}),
+     r"^decks: card counts off: \d+ card\(s\) are nowhere: "),
+    ("schotten-totten", _with(ST_BASE, deck_tops={"troops": [{"card": "scout", "known_by": "p1"}]}),
+     r"^deck_tops\.troops\[0\]\.card: scout does not belong in the troops deck"),
+    ("schotten-totten", _with(ST_BASE, stack=[{"step": "mud_discard", "flag": 0, "role": "p1"}]),
+     r"^stack\[0\]\.flag: flags are numbered 1 to 9"),
+])
+def test_bad_positions_name_the_field(game, data, message):
+    with pytest.raises(PositionError, match=message) as caught:
+        from_position(game, data)
+    assert "\n" not in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_bad_text_is_one_line():
+    with pytest.raises(PositionError, match=r"^not valid JSON \(line 1 column 2"):
+        from_position("twilight-struggle", "{nope")

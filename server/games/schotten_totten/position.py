@@ -148,16 +148,17 @@ def _rules_of(data: Mapping[str, Any]) -> STRules:
         raise PositionError(f"options: {exc}") from None
 
 
-def _per_role(data: Mapping[str, Any], key: str, roles: tuple[str, ...], default: Any) -> list[Any]:
+def _per_role(data: Mapping[str, Any], key: str, roles: tuple[str, ...], default: Any, at: str = "") -> list[Any]:
     """``data[key]`` as a list indexed by role (``{role name: value}``; missing roles get
-    ``default``)."""
+    ``default``); ``at`` is the path of ``data`` in the position."""
     value = data.get(key)
+    where = f"{at}.{key}" if at else key
     if value is None:
         return [default for _ in roles]
-    expect(value, dict, key, "an object keyed by role")
+    expect(value, dict, where, "an object keyed by role")
     for name in value:
         if name not in roles:
-            raise fail(f"{key}.{name}", f"unknown role (roles: {', '.join(roles)})")
+            raise fail(f"{where}.{name}", f"unknown role (roles: {', '.join(roles)})")
     return [value.get(name, default) for name in roles]
 
 
@@ -225,7 +226,7 @@ def from_position(data: Mapping[str, Any]) -> STState:
             if owner != NO_ONE:
                 places.card(C.card_name(card), f"{at}.{env}")
                 getattr(state, env)[f] = owner
-        sides = _per_role(entry, "sides", roles, [])
+        sides = _per_role(entry, "sides", roles, [], at)
         placed = entry.get("placed") or {}
         expect(placed, dict, f"{at}.placed", "an object keyed by role")
         for r in range(n):
