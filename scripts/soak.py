@@ -191,6 +191,9 @@ def soak(matches: int, seconds: float, *, bot_procs: int = 4, max_ms: int = 1000
         stop.set()
         sampler.join(5)
         undrained = sum(d.is_alive() for d in drivers)
+        # A bot process that died (it printed "ready" and then failed) leaves its seats empty and
+        # the matches "not played": name it instead.
+        bot_exits = {w.pid: w.returncode for w in workers if w.poll() is not None}
         cpu = {"server_cpu_s": round(cpu_s(server.pid), 1),
                "bots_cpu_s": round(sum(cpu_s(w.pid) for w in workers), 1)}
     finally:
@@ -211,7 +214,8 @@ def soak(matches: int, seconds: float, *, bot_procs: int = 4, max_ms: int = 1000
         server_log.close()
     result = analyse(data, outcomes, samples, in_flight_samples, wall=wall, matches=matches, seconds=seconds,
                      max_ms=max_ms, errors=dict(errors), undrained=undrained, game=game, bot_procs=len(workers))
-    result.update(cpu, server_cpu_share=round(cpu["server_cpu_s"] / wall, 2), bot_mode=bot_mode)
+    result.update(cpu, server_cpu_share=round(cpu["server_cpu_s"] / wall, 2), bot_mode=bot_mode,
+                  bot_process_exits=bot_exits)
     return result
 
 

@@ -27,6 +27,7 @@ def run_soak(tmp_path, matches: int, seconds: float) -> dict:
 
 def check(result: dict, matches: int) -> None:
     # Every match finished normally; the drain left nothing behind.
+    assert result["bot_process_exits"] == {}, "a bot process died during the soak"
     assert result["rpc_errors"] == {} and result["undrained_drivers"] == 0
     assert result["matches_unfinished_records"] == 0
     assert result["matches_finished"] >= 2 * matches
