@@ -194,3 +194,34 @@ def test_bad_positions_name_the_field(game, data, message):
 def test_bad_text_is_one_line():
     with pytest.raises(PositionError, match=r"^not valid JSON \(line 1 column 2"):
         from_position("twilight-struggle", "{nope")
+
+
+# -- the JSON Schema ------------------------------------------------------------------------------
+
+
+def test_the_shipped_schema_is_the_generated_one():
+    from standoff.server.games.position_schema import position_schema
+    from standoff.sdk.positions import position_schema as shipped
+
+    assert shipped() == json.loads(json.dumps(position_schema())), "run python scripts/position_schema.py"
+
+
+def test_written_positions_satisfy_the_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from standoff.sdk.positions import position_schema
+
+    validator = jsonschema.Draft202012Validator(position_schema())
+    for name, options in (("schotten-totten", {}), ("schotten-totten", {"stalemate": "flags"}),
+                          ("twilight-struggle", {"end_turn": "7"})):
+        game = get_game(name)
+        checked = []
+
+        def check(state, decision, n):
+            if n % 7 == 0:
+                errors = sorted(validator.iter_errors(to_position(state)), key=str)
+                assert not errors, f"{name} decision {n}: {errors[0].message[:200]}"
+                checked.append(n)
+
+        for seed in range(3):
+            random_match(game, game.rules(None, options), seed, check=check)
+        assert checked

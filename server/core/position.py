@@ -32,9 +32,10 @@ class FieldType(NamedTuple):
     """How one frame argument is written: ``encode(value)`` gives the public value,
     ``decode(value, where)`` the engine's (raising :class:`PositionError` naming ``where``)."""
 
-    name: str  # documented type name (docs/positions.md, the JSON Schema)
+    name: str  # documented type name (docs/positions.md)
     encode: Callable[[Any], Any]
     decode: Callable[[Any, str], Any]
+    schema: Any = None  # its JSON Schema (the shipped position.schema.json is made from these)
 
 
 #: A step's frame arguments: ``(field name, type, required)`` in frame order; optional fields
@@ -74,9 +75,9 @@ def _str_decode(value: Any, where: str) -> str:
     return expect(value, str, where, "a string")
 
 
-INT = FieldType("integer", int, _int_decode)
-BOOL = FieldType("boolean", bool, _bool_decode)
-STR = FieldType("string", str, _str_decode)
+INT = FieldType("integer", int, _int_decode, {"type": "integer"})
+BOOL = FieldType("boolean", bool, _bool_decode, {"type": "boolean"})
+STR = FieldType("string", str, _str_decode, {"type": "string"})
 
 
 def _strings_decode(value: Any, where: str) -> tuple[str, ...]:
@@ -84,7 +85,7 @@ def _strings_decode(value: Any, where: str) -> tuple[str, ...]:
     return tuple(_str_decode(v, f"{where}[{i}]") for i, v in enumerate(value))
 
 
-STRINGS = FieldType("list of strings", list, _strings_decode)
+STRINGS = FieldType("list of strings", list, _strings_decode, {"type": "array", "items": {"type": "string"}})
 
 
 def _nothing_decode(value: Any, where: str) -> None:
@@ -94,7 +95,7 @@ def _nothing_decode(value: Any, where: str) -> None:
 
 
 #: An argument the engine keeps as ``None`` in this frame: not written, read back as ``None``.
-NOTHING = FieldType("nothing", lambda v: None, _nothing_decode)
+NOTHING = FieldType("nothing", lambda v: None, _nothing_decode, {"type": "null"})
 
 
 def enum_type(name: str, names: Sequence[str], *, none: Any = None, nullable: bool = False) -> FieldType:
@@ -114,7 +115,8 @@ def enum_type(name: str, names: Sequence[str], *, none: Any = None, nullable: bo
             raise fail(where, f"unknown {name} {value!r} (known: {', '.join(names)})")
         return index[value]
 
-    return FieldType(f"{name} or null" if nullable else name, encode, decode)
+    schema = {"enum": list(names) + ([None] if nullable else [])}
+    return FieldType(f"{name} or null" if nullable else name, encode, decode, schema)
 
 
 def list_of(item: FieldType, *, nullable: bool = False) -> FieldType:
@@ -131,7 +133,35 @@ def list_of(item: FieldType, *, nullable: bool = False) -> FieldType:
         expect(value, list, where, f"a list of {item.name}")
         return tuple(item.decode(v, f"{where}[{i}]") for i, v in enumerate(value))
 
-    return FieldType(f"list of {item.name}" + (" or null" if nullable else ""), encode, decode)
+    schema: dict[str, Any] = {"type": "array", "items": item.schema or {}}
+    if nullable:
+        schema = {"oneOf": [schema, {"type": "null"}]}
+    return FieldType(f"list of {item.name}" + (" or null" if nullable else ""), encode, decode, schema)
+
+
+def stack_schema(specs: Specs, probes: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any]:
+    """The JSON Schema of a game's ``stack``: one object schema per step (``probes`` gives, for
+    a step whose fields depend on an argument, sample frames whose fields are all its fields)."""
+    variants = []
+    for step in sorted(specs):
+        spec = specs[step]
+        fields: dict[str, tuple[FieldType, bool]] = {}
+        samples = (probes or {}).get(step, ()) if callable(spec) else (None,)
+        for sample in samples:
+            for field, kind, required in (spec(sample) if callable(spec) else spec):
+                if kind is NOTHING:
+                    continue
+                always = required and not callable(spec) or field in ("actor", "choice", "keys", "countries")
+                fields[field] = (kind, always)
+        properties: dict[str, Any] = {"step": {"const": step}}
+        properties.update({field: kind.schema or {} for field, (kind, _) in fields.items()})
+        variants.append({
+            "type": "object",
+            "properties": properties,
+            "required": ["step"] + [field for field, (_, always) in fields.items() if always],
+            "additionalProperties": False,
+        })
+    return {"type": "array", "items": {"oneOf": variants}}
 
 
 def encode_stack(stack: Sequence[tuple], specs: Specs) -> list[dict[str, Any]]:

@@ -42,9 +42,10 @@ def _card_decode(value: Any, where: str) -> int:
     return C.CARD_BY_NAME[value]
 
 
-CARD = FieldType("card", C.card_name, _card_decode)
+CARD = FieldType("card", C.card_name, _card_decode, {"$ref": "#/$defs/st-card"})  # position_schema.py
 #: Flags are 0-based in the engine, 1-based in every key, view and position.
-FLAG = FieldType("flag (1-9)", lambda f: f + 1, lambda v, w: _flag_decode(v, w))
+FLAG = FieldType("flag (1-9)", lambda f: f + 1, lambda v, w: _flag_decode(v, w),
+                 {"type": "integer", "minimum": 1, "maximum": 9})
 DECK = enum_type("deck", DECK_NAMES)
 
 

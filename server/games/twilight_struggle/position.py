@@ -76,26 +76,31 @@ def _region_decode(value: Any, where: str) -> str:
 
 SIDE = enum_type("side", SIDE_NAMES)
 SIDE_OR_NONE = enum_type("side", SIDE_NAMES, none=NOBODY, nullable=True)
-CARD = FieldType("card", _card_encode, _card_decode)
+#: (the JSON Schema of position files defines these: position_schema.py)
+_CARD_SCHEMA = {"$ref": "#/$defs/ts-card"}
+CARD = FieldType("card", _card_encode, _card_decode, _CARD_SCHEMA)
 #: Frames write 0 for "no card"
 CARD_OR_NONE = FieldType(
     "card or null",
     lambda c: _card_encode(c) if c else None,
     lambda v, w: 0 if v is None else _card_decode(v, w),
+    {"oneOf": [_CARD_SCHEMA, {"type": "null"}]},
 )
 CARDS = list_of(CARD)
-COUNTRY = FieldType("country", lambda c: M.COUNTRIES[c].id, _country_decode)
+_COUNTRY_SCHEMA = {"$ref": "#/$defs/ts-country"}
+COUNTRY = FieldType("country", lambda c: M.COUNTRIES[c].id, _country_decode, _COUNTRY_SCHEMA)
 #: Frames write -1 for "no country"
 COUNTRY_OR_NONE = FieldType(
     "country or null",
     lambda c: M.COUNTRIES[c].id if c >= 0 else None,
     lambda v, w: -1 if v is None else _country_decode(v, w),
+    {"oneOf": [_COUNTRY_SCHEMA, {"type": "null"}]},
 )
 COUNTRIES = list_of(COUNTRY)
 COUNTRIES_OR_NONE = list_of(COUNTRY, nullable=True)
-REGION = FieldType("region", str, _region_decode)
+REGION = FieldType("region", str, _region_decode, {"enum": list(M.REGIONS + M.SUBREGIONS)})
 # The Operations bonuses and flags frames keep are booleans; a few are computed as ints 0/1.
-FLAG = FieldType("boolean", bool, lambda v, w: expect(v, bool, w, "true or false"))
+FLAG = FieldType("boolean", bool, lambda v, w: expect(v, bool, w, "true or false"), {"type": "boolean"})
 
 
 # -- the pending steps -------------------------------------------------------------------------------
