@@ -4,7 +4,7 @@ At every state of random games of both games (every ruleset of the conformance s
 Twilight Struggle played to the Late War by the DEFCON-safe policy), the position written as JSON
 text and loaded again asks the same decision (role, step, prompt, option keys), shows every role
 the same view (but the history: a position is a state, not the match that led to it) and writes
-the same position; continued with the record's next choices (chance included) it stays
+the same position, as it does from its text form (notation); continued with the record's next choices (chance included) it stays
 identical after each of them, and at a sample of states all the way to the same outcome.
 """
 
@@ -16,6 +16,7 @@ import pytest
 
 from kits.conformance import SAFE, deep_match, random_match
 from standoff.server.games import get_game
+from standoff.server.games.notation import write as write_notation
 from standoff.server.games.positions import PositionError, from_position, to_position
 
 # (game, ruleset, options, games): the conformance suite's cases, fewer games each
@@ -71,6 +72,8 @@ class RoundTrip:
         loaded = from_position(self.game.name, json.loads(text))
         assert observed(self.game, loaded) == self.seen[-1], f"decision {n}: the loaded state differs"
         assert json.dumps(to_position(loaded)) == text, f"decision {n}: the position is not written back the same"
+        notation = write_notation(position)  # the one-line (ST) or compact (TS) text form
+        assert to_position(from_position(self.game.name, notation)) == position, f"decision {n}: {notation}"
 
     def verify(self, record, final) -> None:
         keys = [line["key"] for line in record.moves]
@@ -225,3 +228,67 @@ def test_written_positions_satisfy_the_schema():
         for seed in range(3):
             random_match(game, game.rules(None, options), seed, check=check)
         assert checked
+
+
+# -- the text forms ---------------------------------------------------------------------------------
+
+ST_LINE = "battle_line r8.3r9.5r10.7:b1.4/:/:/:/:/:/:/:/:#c2 r2r3AL|g4g5 *|* | p1 4 8 0 end_turn,draw,claim,play"
+
+
+def test_the_schotten_totten_line_sets_up_a_position():
+    game = get_game("schotten-totten")
+    state = from_position(game, ST_LINE)
+    position = to_position(state)
+    assert position["flags"][0]["sides"] == {"p1": ["red-8", "red-9", "red-10"], "p2": ["blue-1"]}
+    assert position["flags"][8]["claimed_by"] == "p2"
+    assert position["hands"] == {"p1": ["red-2", "red-3", "alexander"], "p2": ["green-4", "green-5"]}
+    assert len(position["decks"]["troops"]) == 60 - 3 - 1 - 4 and len(position["decks"]["tactics"]) == 9
+    decision = game.decision(state)
+    assert (decision.role, decision.step) == ("p1", "play")
+    assert write_notation(position) == ST_LINE
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("battle_line r5 p1", r"^notation: 3 fields, expected 10 or 11"),
+    (ST_LINE.replace("r2r3AL", "r2x3AL"), r"^notation\.hands\.p1: cannot read a card at 'x3AL'"),
+    (ST_LINE.replace("#c2", "#z2"), r"^notation\.flags\[9\]: unknown mark 'z2'"),
+    (ST_LINE.replace("*|*", "40|*"), r"^notation\.decks\.troops: count 40 but 52 cards are left"),
+    (ST_LINE.replace(",play", ",mud_discard=3"), r"^notation\.stack\[3\]: step mud_discard takes 2 argument"),
+    (ST_LINE.replace("battle_line", "battle_line[tactics=maybe]"), r"^notation\.ruleset: option tactics"),
+])
+def test_bad_schotten_totten_lines_name_the_field(text, message):
+    with pytest.raises(PositionError, match=message):
+        from_position("schotten-totten", text)
+
+
+def test_the_twilight_struggle_compact_form_sets_up_a_position():
+    text = """twilight-struggle deluxe
+    turn: 5  action_round: 2  phasing: us   # the US to play its second round
+    vp: 3  defcon: 2  military_ops: 1/0
+    china_card: ussr face_down
+    influence: iran 2/0  iraq 1/1  west_germany 0/4
+    hand ussr: fidel nasser
+    hand us: nato
+    effects: 31 played_by=ussr  94 region=Europe
+    """
+    state = from_position("twilight-struggle", text)
+    position = to_position(state)
+    assert position["influence"] == {"west_germany": {"ussr": 0, "us": 4}, "iraq": {"ussr": 1, "us": 1},
+                                     "iran": {"ussr": 2, "us": 0}}
+    assert sorted(state.effects) == ["chernobyl:Europe:turn", "red_scare:us:turn"]
+    assert (state.defcon, state.vp, state.china_face_up) == (2, 3, False)
+    decision = get_game("twilight-struggle").decision(state)
+    assert (decision.role, decision.step, [o.key for o in decision.options]) == ("us", "action_round", ["card:nato"])
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("turn: 3", r"^notation: a Twilight Struggle position's first line is 'twilight-struggle"),
+    ("twilight-struggle\nturn 3", r"^notation line 2: expected 'key: value'"),
+    ("twilight-struggle\ninfluence: iran 2/0 iraq", r"^notation line 2: influence is written as pairs"),
+    ("twilight-struggle\ninfluence: iran 2-0", r"^notation line 2 \(iran\): expected ussr/us numbers"),
+    ("twilight-struggle\nhand us: nato nato", r"^hands\.us\[1\]: card nato is in two places"),
+    ("twilight-struggle\nspeed: 3", r"^notation line 2: unknown key 'speed'"),
+])
+def test_bad_twilight_struggle_text_names_the_line_or_field(text, message):
+    with pytest.raises(PositionError, match=message):
+        from_position("twilight-struggle", text)

@@ -324,6 +324,8 @@ def from_position(data: Mapping[str, Any]) -> STState:
     for r in range(n):
         mine = [c for f in range(9) for c in state.sides[f * n + r]] + list(state.discards[r])
         mine += [C.FOG for f in range(9) if state.fog[f] == r] + [C.MUD for f in range(9) if state.mud[f] == r]
+        if r == state.current:  # the card being played counts from the moment it left the hand
+            mine += [frame[1] for frame in state.stack if frame[0] in ("place", "environment")]
         played[r] = sum(1 for c in mine if not C.is_troop(c))
         leaders[r] = any(c in C.LEADERS for c in mine)
     given = _per_role(data, "tactics_played", roles, None)
