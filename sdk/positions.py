@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ..server.core.position import PositionError
-from ..server.games.positions import from_position, game_of, parse_position, to_position
+from ..server.games import get_game
+from ..server.games.positions import from_position, parse_position, to_position
 
 __all__ = ["PositionError", "from_position", "load_position", "position_schema", "read_position", "save_position",
            "to_position"]
@@ -39,6 +40,17 @@ def read_position(source: str | Path, game: Any = None) -> dict[str, Any]:
     return parse_position(game, text)
 
 
+def game_of(data: dict[str, Any]) -> Any:
+    """The built-in game a position names in its ``game`` field."""
+    name = data.get("game")
+    if not isinstance(name, str):
+        raise PositionError("game: missing (a position names its game: schotten-totten, twilight-struggle)")
+    try:
+        return get_game(name)
+    except ValueError as exc:
+        raise PositionError(f"game: {exc}") from None
+
+
 def _is_file(text: str) -> bool:
     try:
         return Path(text).is_file()
@@ -53,8 +65,6 @@ def load_position(source: str | Path, game: Any = None) -> tuple[Any, Any]:
     if game is None:
         game = game_of(data)
     elif isinstance(game, str):
-        from ..server.games import get_game
-
         game = get_game(game)
     return game, from_position(game, data)
 

@@ -66,10 +66,30 @@ def _game(registry, name: str):
         raise UsageError(str(exc.args[0] if exc.args else exc)) from None
 
 
+def _start_position(game, args: argparse.Namespace):
+    """``--position FILE`` as ``(rules, position dict)``: the file read, checked and written back
+    whole (the record's header carries every field); one line on any mistake."""
+    from ..sdk.positions import PositionError, from_position, read_position, to_position
+
+    if args.ruleset is not None or args.option:
+        raise UsageError("--position carries its own ruleset and options: drop --ruleset/--option")
+    try:
+        state = from_position(game, read_position(args.position, game))
+    except PositionError as exc:
+        raise UsageError(f"{args.position}: {exc}") from None
+    if game.decision(state) is None:
+        raise UsageError(f"{args.position}: the match is over in this position: nothing to play")
+    return state.rules, to_position(state, game)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     registry = _registry()
     game = _game(registry, args.game)
-    rules = game.rules(args.ruleset, parse_options(args.option))
+    position = None
+    if getattr(args, "position", None):
+        rules, position = _start_position(game, args)
+    else:
+        rules = game.rules(args.ruleset, parse_options(args.option))
     roles = rules.roles
     if len(args.bot) != len(roles):
         raise UsageError(
@@ -93,14 +113,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     writer = RecordWriter(args.record) if args.record else None
     try:
         result = play_match(
-            game, rules, bots, seed, bot_names=names, on_line=writer.write if writer else None
+            game, rules, bots, seed, bot_names=names, on_line=writer.write if writer else None, position=position
         )
     finally:
         if writer is not None:
             writer.close()
     outcome = result.outcome
     matchup = " vs ".join(f"{role} {names[role]}" for role in roles)
-    print(f"{game.name} ({rules.ruleset}) seed {seed}: {matchup}")
+    print(f"{game.name} ({rules.ruleset}) seed {seed}: {matchup}"
+          + (f", from the position in {args.position}" if position is not None else ""))
     if outcome.termination == "error":
         where = f"; record: {args.record}" if args.record else ""
         print(f"standoff: error: no result, the match ended by an error at decision "
@@ -467,6 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                       help="a rules option, e.g. tactics=off or end_turn=3 (repeat for more)")
     play.add_argument("--record", default=None, metavar="PATH", help="write the match record (JSONL)")
+    play.add_argument("--position", default=None, metavar="FILE",
+                      help="start from this position (JSON, or the game's text form; docs/positions.md)")
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.set_defaults(func=cmd_play)
 
@@ -480,6 +503,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--step", action="store_true",
                      help="step interactively on a terminal (Enter/n next, b back, j N jump, q quit)")
     rep.add_argument("--quiet", action="store_true", help="one line per decision, no boards")
+    rep.add_argument("--position", type=int, default=None, metavar="N",
+                     help="print the position (docs/positions.md) at decision N instead, as JSON")
+    rep.add_argument("--notation", action="store_true",
+                     help="with --position: the game's text form (one line for Schotten Totten)")
     rep.set_defaults(func=cmd_replay)
 
     def data_options(p: argparse.ArgumentParser) -> None:

@@ -65,11 +65,13 @@ def play_match(
     time_control: TimeControl | None = None,
     policy: int | None = None,
     retries: int = 0,
+    position: dict[str, Any] | None = None,
 ) -> MatchResult:
     """Play a match between ``bots`` (role → bot) and return its outcome and record.
 
     ``on_line`` receives every record line as it is produced (to append it to a file); the last
-    one is always the outcome line.
+    one is always the outcome line. ``position``: start from this position dict (of ``rules``)
+    instead of the deal (docs/positions.md).
 
     Without a ``policy`` the bots are trusted code: one that raises or returns anything but a
     valid index is a bug (:class:`BadChoice`) and nothing is timed out. With a policy
@@ -86,7 +88,7 @@ def play_match(
     roles = rules.roles
     names = dict(bot_names or {role: getattr(bots[role], "name", "bot") for role in roles})
     driver = MatchDriver(game, rules, seed, names, match_id=match_id, time_control=time_control, policy=policy,
-                         retries=retries, on_line=on_line, code_version=code_version())
+                         retries=retries, on_line=on_line, code_version=code_version(), position=position)
     seats = {role: InProcessSeat(bots[role], game, match_id) for role in roles}
     alarm = policy is not None and _alarms_possible()
     previous_handler = signal.signal(signal.SIGALRM, _alarm_handler) if alarm else None

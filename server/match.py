@@ -27,7 +27,7 @@ from standoff.v1 import referee_pb2 as pb
 from ..sdk.plugin import capability
 from .core.chance import ChanceStream
 from .core.game import CHANCE, Decision, Game, Outcome, sample_chance
-from .core.record import Record, make_header, move_line, outcome_line
+from .core.record import Record, make_header, move_line, outcome_line, start_state
 from .core.seeds import derive_seed
 from .faults import (
     DEFAULT_DECISION_TIMEOUT_MS,
@@ -98,6 +98,8 @@ class MatchDriver:
 
     ``policy`` is a fault policy (``FORFEIT``/``RANDOM``/``RETRY``), or ``None`` for trusted bots
     without clocks (``standoff play``): the shell then treats any bad answer as a bug.
+    ``position`` (a position dict, docs/positions.md, of these ``rules``): the match starts there
+    instead of the deal, and the record's header carries it (so the record replays from it).
     """
 
     def __init__(
@@ -113,6 +115,7 @@ class MatchDriver:
         retries: int = 0,
         on_line: Callable[[dict[str, Any]], None] | None = None,
         code_version: str = "",
+        position: dict[str, Any] | None = None,
     ) -> None:
         self.game, self.rules, self.seed = game, rules, seed
         self.roles: tuple[str, ...] = rules.roles
@@ -121,7 +124,8 @@ class MatchDriver:
         self.time_control = time_control or TimeControl()
         self.policy, self.retries = policy, retries
         self.emit = on_line or (lambda line: None)
-        self.record = Record(make_header(game, rules, seed, self.names, match_id=match_id, code_version=code_version))
+        self.record = Record(make_header(game, rules, seed, self.names, match_id=match_id, code_version=code_version,
+                                         position=position))
         self.begun = False  # the header goes out when play begins (or the match ends unplayed)
         self.chance = chance_rng(seed)
         self.substitutes = fault_rng(seed)
@@ -162,7 +166,7 @@ class MatchDriver:
         game = self.game
         if self.state is None:
             self._begin()
-            self.state = game.new_state(self.rules)
+            self.state = start_state(game, self.rules, self.record.header)
         state = self.state
         for _ in range(CHANCE_BUDGET):
             decision = game.decision(state)

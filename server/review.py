@@ -34,6 +34,7 @@ User errors (unknown role, ``--from`` out of range, unreadable record, both ``--
 from __future__ import annotations
 
 import builtins
+import json
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -43,7 +44,7 @@ from typing import Any, TextIO
 from ..sdk.plugin import GameSpec
 from .boards import WIDTH, generic_board
 from .core.game import CHANCE, Game, Outcome, RulesError
-from .core.record import Record, ReplayError, replay_steps
+from .core.record import Record, ReplayError, replay_steps, start_state
 from .plugins import PluginError, find_game_spec, game_spec
 
 __all__ = [
@@ -242,7 +243,7 @@ def review(
     roles = check_role(game, record, as_role)
     header = record.header
     rules = game.rules(header.get("ruleset"), header.get("options") or {})
-    initial = game.new_state(rules)
+    initial = start_state(game, rules, header)
     seat = as_role
 
     def seat_view(state: Any, number: int) -> dict[str, Any]:
@@ -585,6 +586,30 @@ def load(path: str) -> Record:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
+def position_text(game: Game, record: Record, number: int, *, notation: bool = False) -> str:
+    """The position (docs/positions.md) at decision ``number`` of ``record`` (the state that asks
+    it; ``len(moves) + 1``: the final state), as indented JSON or the game's text form."""
+    from ..sdk.positions import PositionError, to_position
+    from .games.notation import write
+
+    last = len(record.moves) + 1
+    if not 1 <= number <= last:
+        raise ValueError(f"--position {number}: decisions are numbered 1 to {len(record.moves)} "
+                         f"({last}: the final state)")
+    header = record.header
+    try:
+        if number == 1:
+            position = to_position(start_state(game, game.rules(header.get("ruleset"), header.get("options") or {}),
+                                               header), game)
+        else:
+            # replay_steps updates one state in place: write it as soon as it is the one asked
+            position = next(to_position(step.state, game) for step in replay_steps(game, record)
+                            if step.number == number - 1)
+        return write(position).rstrip("\n") + "\n" if notation else json.dumps(position, indent=1) + "\n"
+    except PositionError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def run_replay(args: Any, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """``standoff replay``: ``args`` has ``record``, ``as_role``, ``omniscient``, ``start``,
     ``step`` and ``quiet`` (missing ones take their defaults). Without ``--as`` the replay is
@@ -601,6 +626,9 @@ def run_replay(args: Any, *, stdout: TextIO | None = None, stdin: TextIO | None 
     record = load(args.record)
     game = game_for(record.header.get("game"))
     check_role(game, record, as_role)
+    if getattr(args, "position", None) is not None:
+        out.write(position_text(game, record, args.position, notation=bool(getattr(args, "notation", False))))
+        return 0
     check_start(record, start)
     if getattr(args, "step", False):
         if inp.isatty() and out.isatty():

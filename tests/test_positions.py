@@ -292,3 +292,89 @@ def test_the_twilight_struggle_compact_form_sets_up_a_position():
 def test_bad_twilight_struggle_text_names_the_line_or_field(text, message):
     with pytest.raises(PositionError, match=message):
         from_position("twilight-struggle", text)
+
+
+# -- start anywhere: play, record, replay --------------------------------------------------------------
+
+
+def _played_position(tmp_path, game, bots, seed, at):
+    """A position from decision ``at`` of a played match, written as a file."""
+    from standoff.server.cli import main
+
+    record = tmp_path / "first.jsonl"
+    assert main(["play", game, "--bot", bots[0], "--bot", bots[1], "--seed", str(seed),
+                 "--record", str(record)]) == 0
+    return record
+
+
+def test_play_from_a_position_and_replay_its_record_exactly(tmp_path, capsys):
+    from standoff.server.cli import main
+    from standoff.server.core.record import replay
+    from standoff.server.records import read_record
+
+    first = _played_position(tmp_path, "schotten-totten", ("greedy", "random"), 3, 30)
+    capsys.readouterr()
+    assert main(["replay", str(first), "--position", "30"]) == 0
+    text = capsys.readouterr().out
+    start = tmp_path / "start.json"
+    start.write_text(text)
+    game = get_game("schotten-totten")
+    record = tmp_path / "from.jsonl"
+    assert main(["play", "schotten-totten", "--bot", "greedy", "--bot", "random", "--seed", "5",
+                 "--position", str(start), "--record", str(record)]) == 0
+    assert "from the position in" in capsys.readouterr().out
+    played = read_record(record)
+    assert played.header["position"] == json.loads(text)  # the record starts from the position
+    final = replay(game, played)  # and replays exactly (the outcome line is checked)
+    assert game.outcome(final).winner == played.footer["winner"]
+    assert main(["replay", str(record), "--position", "1"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(text)
+    assert main(["replay", str(record), "--quiet"]) == 0
+
+
+def test_play_twilight_struggle_from_its_compact_form(tmp_path, capsys):
+    from standoff.server.cli import main
+    from standoff.server.core.record import replay
+    from standoff.server.records import read_record
+
+    start = tmp_path / "start.txt"
+    start.write_text("twilight-struggle deluxe end_turn=4\n"
+                     "turn: 4  action_round: 6  phasing: ussr\n"
+                     "influence: iran 2/0  west_germany 0/4  japan 0/4  north_korea 3/0\n")
+    record = tmp_path / "ts.jsonl"
+    assert main(["play", "twilight-struggle", "--bot", "ts-heuristic", "--bot", "random", "--seed", "1",
+                 "--position", str(start), "--record", str(record)]) == 0
+    played = read_record(record)
+    game = get_game("twilight-struggle")
+    assert game.outcome(replay(game, played)).termination == played.footer["termination"]
+    capsys.readouterr()
+    assert main(["replay", str(record), "--position", "1", "--notation"]) == 0
+    assert capsys.readouterr().out.startswith("twilight-struggle deluxe end_turn=4\nturn: 4  action_round: 6")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["play", "schotten-totten", "--bot", "random", "--bot", "random", "--position", "nowhere.json"],
+     "no position file 'nowhere.json'"),
+    (["play", "schotten-totten", "--bot", "random", "--bot", "random", "--position", "BAD",
+      "--ruleset", "classic"], "--position carries its own ruleset and options"),
+    (["play", "twilight-struggle", "--bot", "random", "--bot", "random", "--position", "BAD"],
+     "BAD: hands.us[0]: unknown card 'nato2'"),
+])
+def test_bad_start_positions_are_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, message):
+    from standoff.server.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "BAD").write_text('{"game": "twilight-struggle", "hands": {"us": ["nato2"]}}')
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_replay_position_out_of_range_is_one_line(tmp_path, capsys):
+    from standoff.server.cli import main
+
+    first = _played_position(tmp_path, "schotten-totten", ("random", "random"), 2, 1)
+    capsys.readouterr()
+    assert main(["replay", str(first), "--position", "100000"]) == 2
+    err = capsys.readouterr().err
+    assert "--position 100000: decisions are numbered 1 to" in err and err.count("\n") == 1

@@ -28,6 +28,23 @@ class PositionError(ValueError):
     line and starts with the path of the field at fault (``flags[3].sides.p1``)."""
 
 
+#: Position loaders of the built-in games by game name (standoff.server.games.positions registers
+#: them); a plugin game has its own ``from_position`` method instead.
+LOADERS: dict[str, Callable[[Mapping[str, Any]], Any]] = {}
+
+
+def load_for(game: Any, data: Mapping[str, Any]) -> Any:
+    """The state of position ``data`` for ``game`` (its ``from_position`` capability, else the
+    registered loader of a built-in game)."""
+    method = getattr(game, "from_position", None)
+    if callable(method):
+        return method(data)
+    loader = LOADERS.get(getattr(game, "name", ""))
+    if loader is None:
+        raise PositionError(f"game {getattr(game, 'name', game)!r} has no position format")
+    return loader(data)
+
+
 class FieldType(NamedTuple):
     """How one frame argument is written: ``encode(value)`` gives the public value,
     ``decode(value, where)`` the engine's (raising :class:`PositionError` naming ``where``)."""

@@ -1,7 +1,8 @@
 """Match records: the replayable truth of a match, one JSON object per line (JSONL).
 
 * header: ``{"type": "header", "format", "game", "rules_version", "ruleset", "options", "roles":
-  {role: bot}, "seed", "code_version", "match_id"}``
+  {role: bot}, "seed", "code_version", "match_id"}``, and ``"position"`` (a position dict,
+  docs/positions.md) for a match that started from a set-up position instead of the deal
 * one line per decision, chance included: ``{"type": "decision", "n", "role", "step", "key"}`` plus
   optional timing (``think_ms``, ``rtt_ms``) and ``fault`` fields that replay ignores
 * footer: ``{"type": "outcome", "winner", "scores", "termination", "reason", "faults"}``
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .game import Decision, Game, IllegalOption, Option, Outcome, RulesError
+from .position import PositionError, load_for
 
 RECORD_FORMAT = "standoff-record/1"
 
@@ -55,8 +57,9 @@ def make_header(
     *,
     match_id: str = "",
     code_version: str = "",
+    position: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    return {
+    header = {
         "type": "header",
         "format": RECORD_FORMAT,
         "game": game.name,
@@ -68,6 +71,27 @@ def make_header(
         "code_version": code_version,
         "match_id": match_id,
     }
+    if position is not None:
+        header["position"] = position
+    return header
+
+
+def start_state(game: Game, rules: Any, header: dict[str, Any]) -> Any:
+    """The state a match of ``header`` starts from: the deal (``new_state``), or the header's
+    ``position``, whose rules must be the header's. Raises :class:`ReplayError`."""
+    position = header.get("position")
+    if position is None:
+        return game.new_state(rules)
+    if not isinstance(position, dict):
+        raise ReplayError("record header: 'position' must be a position object")
+    try:
+        state = load_for(game, position)
+    except PositionError as exc:
+        raise ReplayError(f"record header: position: {exc}") from None
+    mine = (state.rules.ruleset, dict(state.rules.options))
+    if mine != (rules.ruleset, dict(rules.options)):
+        raise ReplayError("record header: the position's ruleset and options differ from the header's")
+    return state
 
 
 def move_line(number: int, role: str, step: str, key: str, **extra: Any) -> dict[str, Any]:
@@ -141,7 +165,8 @@ def parse_record(lines: Iterable[str]) -> Record:
 
 #: Header fields a replay reads, with their JSON types.
 _HEADER_FIELDS = (("game", str, "a string"), ("ruleset", (str, type(None)), "a string"),
-                  ("options", (dict, type(None)), "an object"), ("roles", (dict, type(None)), "an object"))
+                  ("options", (dict, type(None)), "an object"), ("roles", (dict, type(None)), "an object"),
+                  ("position", (dict, type(None)), "an object"))
 
 
 def _check_header(header: dict[str, Any], number: int) -> None:
@@ -176,7 +201,7 @@ def replay_steps(game: Game, record: Record) -> Iterator[ReplayStep]:
         rules = game.rules(header.get("ruleset"), header.get("options") or {})
     except RulesError as exc:
         raise ReplayError(f"record header: {exc}") from None
-    state = game.new_state(rules)
+    state = start_state(game, rules, header)
     for number, move in enumerate(record.moves, start=1):
         decision = game.decision(state)
         if decision is None:
@@ -205,7 +230,8 @@ def replay(game: Game, record: Record) -> Any:
     for step in replay_steps(game, record):
         state = step.state
     if state is None:  # no moves at all
-        state = game.new_state(game.rules(record.header.get("ruleset"), record.header.get("options")))
+        rules = game.rules(record.header.get("ruleset"), record.header.get("options"))
+        state = start_state(game, rules, record.header)
     footer = record.footer
     if footer is None:
         return state

@@ -24,3 +24,7 @@ def get_game(name: str) -> Game:
         return GAMES[name]
     except KeyError:
         raise RulesError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})") from None
+
+
+# The built-in games' position formats, registered for records that start from a position.
+from . import positions as _positions  # noqa: E402,F401

@@ -17,8 +17,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.position import PositionError
-from . import get_game
+from ..core.position import LOADERS, PositionError
 from .schotten_totten import position as st_position
 from .schotten_totten.state import STState
 from .twilight_struggle import position as ts_position
@@ -27,6 +26,8 @@ from .twilight_struggle.state import TSState
 __all__ = ["PositionError", "from_position", "parse_position", "to_position"]
 
 _MODULES = {st_position.GAME: st_position, ts_position.GAME: ts_position}
+# records of matches started from a position load it through server.core (record.start_state)
+LOADERS.update({name: module.from_position for name, module in _MODULES.items()})
 
 
 def _game_name(game: Any) -> str:
@@ -80,14 +81,3 @@ def from_position(game: Any, data: Mapping[str, Any] | str) -> Any:
         known = ", ".join(sorted(_MODULES))
         raise PositionError(f"game {name!r} has no position format (built-in formats: {known})")
     return method(data)
-
-
-def game_of(data: Mapping[str, Any]) -> Any:
-    """The built-in game a position names in its ``game`` field."""
-    name = data.get("game")
-    if not isinstance(name, str):
-        raise PositionError("game: missing (the position names its game: schotten-totten, twilight-struggle)")
-    try:
-        return get_game(name)
-    except ValueError as exc:
-        raise PositionError(f"game: {exc}") from None
