@@ -12,7 +12,7 @@ from bisect import bisect_left
 
 from ...core.game import Option, Outcome
 from . import cards as C
-from .formations import can_claim_mask, refute
+from .formations import can_claim_mask, refute_cached
 from .state import DECK_NAMES, NO_ONE, STState
 
 # -- prebuilt options: building a decision is indexing, not formatting --------------------------
@@ -54,21 +54,59 @@ _FLAG_SIDES = {n: tuple(tuple((f, f * n + r) for f in range(9)) for r in range(n
 
 def has_room(state: STState, role: int) -> bool:
     """Whether ``role`` has a free slot on its side of some unclaimed flag."""
-    sides, claimed, mud = state.sides, state.claimed, state.mud
-    for f, i in _FLAG_SIDES[len(state.rules.roles)][role]:
-        if len(sides[i]) < (3 if mud[f] < 0 else 4) and claimed[f] < 0:
+    claimed, mud = state.claimed, state.mud
+    for f, side in enumerate(state.sides[role :: len(state.rules.roles)]):
+        if len(side) < (3 if mud[f] < 0 else 4) and claimed[f] < 0:
             return True
     return False
 
 
 def open_flags(state: STState, role: int) -> list[int]:
     """Unclaimed flags where ``role`` has a free slot."""
-    sides, claimed, mud = state.sides, state.claimed, state.mud
+    claimed, mud = state.claimed, state.mud
     return [
         f
-        for f, i in _FLAG_SIDES[len(state.rules.roles)][role]
-        if len(sides[i]) < (3 if mud[f] < 0 else 4) and claimed[f] < 0
+        for f, side in enumerate(state.sides[role :: len(state.rules.roles)])
+        if len(side) < (3 if mud[f] < 0 else 4) and claimed[f] < 0
     ]
+
+
+def open_flag_options(state: STState, role: int) -> tuple[Option, ...]:
+    """``FLAG_OPTIONS`` of :func:`open_flags`."""
+    claimed, mud = state.claimed, state.mud
+    sides = state.sides[role :: len(state.rules.roles)]
+    if mud == _NO_MUD:
+        return tuple([FLAG_OPTIONS[f] for f, side in enumerate(sides) if len(side) < 3 and claimed[f] < 0])
+    return tuple([
+        FLAG_OPTIONS[f] for f, side in enumerate(sides) if len(side) < (3 if mud[f] < 0 else 4) and claimed[f] < 0
+    ])
+
+
+_NO_MUD = [NO_ONE] * 9
+
+
+def deck_options(state: STState, deck: int) -> tuple[Option, ...]:
+    """The card options of ``decks[deck]`` (a chance draw among them). Kept beside the deck:
+    :func:`take_from_deck` removes the drawn card from both, so a draw costs a slice, not a new
+    option per card."""
+    cards = state.decks[deck]
+    cached = state.deck_options[deck]
+    if cached is not None and cached[0] is cards:
+        return cached[1]
+    options = tuple(map(_card_option, cards))
+    state.deck_options[deck] = (cards, options)
+    return options
+
+
+def take_from_deck(state: STState, deck: int, card: int) -> None:
+    """Remove ``card`` from ``decks[deck]`` (and from its cached options)."""
+    cards = state.decks[deck]
+    i = cards.index(card)
+    rest = state.decks[deck] = cards[:i] + cards[i + 1 :]
+    cached = state.deck_options[deck]
+    if cached is not None and cached[0] is cards:
+        options = cached[1]
+        state.deck_options[deck] = (rest, options[:i] + options[i + 1 :])
 
 
 def _add_to_hand(state: STState, role: int, card: int) -> None:
@@ -123,19 +161,20 @@ def claimable_flags(state: STState, role: int) -> list[int]:
     its witness troops are still unseen.
     """
     n = len(state.rules.roles)
-    sides, claimed, mud, fog, proofs = state.sides, state.claimed, state.mud, state.fog, state.proofs
-    result = []
-    for f, i in _FLAG_SIDES[n][role]:
-        mine = sides[i]
+    sides, claimed = state.sides, state.claimed
+    result: list[int] = []
+    for f, mine in enumerate(sides[role::n]):
         if len(mine) < 3 or claimed[f] >= 0:
             continue
-        size = 3 if mud[f] < 0 else 4
-        if len(mine) < size:
+        mud_f = state.mud[f]
+        if mud_f >= 0 and len(mine) < 4:
             continue
-        base = i - role
-        cached = proofs[i]
+        fog_f = state.fog[f]
+        base = f * n
+        proofs = state.proofs
+        cached = proofs[base + role]
         # Entries are (fog, mud, verdict, side 0, side 1, ...): sides compared by identity.
-        if cached is not None and cached[0] == fog[f] and cached[1] == mud[f]:
+        if cached is not None and cached[0] == fog_f and cached[1] == mud_f:
             if n == 2:
                 same = cached[3] is sides[base] and cached[4] is sides[base + 1]
             else:
@@ -147,19 +186,21 @@ def claimable_flags(state: STState, role: int) -> list[int]:
                     continue
                 if not verdict & state.table:
                     continue
+        size = 3 if mud_f < 0 else 4
         verdict = -1  # -1: provable; else a refutation mask
         unseen = state.unseen_mask()
-        mine_at = max(state.placed[base + role])
+        placed = state.placed
+        mine_at = max(placed[base + role])
         for other in range(n):
             if other == role:
                 continue
             theirs = sides[base + other]
-            theirs_at = max(state.placed[base + other]) if len(theirs) >= size else 0
-            refutation = refute(mine, mine_at, theirs, theirs_at, size, unseen, fog[f] != NO_ONE)
+            theirs_at = max(placed[base + other]) if len(theirs) >= size else 0
+            refutation = refute_cached(mine, mine_at, theirs, theirs_at, size, unseen, fog_f != NO_ONE)
             if refutation is not None:
                 verdict = refutation
                 break
-        proofs[i] = (fog[f], mud[f], verdict, *sides[base : base + n])
+        proofs[base + role] = (fog_f, mud_f, verdict, *sides[base : base + n])
         if verdict < 0:
             result.append(f)
     return result

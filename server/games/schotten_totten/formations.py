@@ -265,10 +265,38 @@ def strength(cards: Sequence[int], fog: bool) -> tuple[int, int]:
     if result is None:
         if len(_STRENGTH_CACHE) >= _STRENGTH_CACHE_MAX:
             _STRENGTH_CACHE.clear()
-        best = _best(key, len(key), 0, 0, False, HOST)
-        assert best is not None  # the host is always reachable
-        result = _STRENGTH_CACHE[key] = (best[0], best[1])
+        if key[-1] < 60 and 3 <= len(key) <= 4:
+            result = _STRENGTH_CACHE[key] = _troop_strength(key)
+        else:
+            best = _best(key, len(key), 0, 0, False, HOST)
+            assert best is not None  # the host is always reachable
+            result = _STRENGTH_CACHE[key] = (best[0], best[1])
     return result
+
+
+def _troop_strength(key: tuple[int, ...]) -> tuple[int, int]:
+    """:func:`strength` of 3 or 4 troops (sorted ids, no morale card), without the search:
+    what ``_best`` finds when no card is wild."""
+    total = 0
+    values = colours = 0
+    for c in key:
+        v0 = c % 10
+        total += v0 + 1
+        values |= 1 << v0
+        colours |= 1 << (c // 10)
+    n = len(key)
+    mono = not colours & (colours - 1)
+    # distinct values spanning n consecutive values
+    run = values.bit_count() == n and values == ((1 << n) - 1) << (values & -values).bit_length() - 1
+    if mono and run:
+        return WEDGE, total
+    if not values & (values - 1):
+        return PHALANX, total
+    if mono:
+        return BATTALION, total
+    if run:
+        return SKIRMISH_LINE, total
+    return HOST, total
 
 
 def best_completion(cards: Sequence[int], size: int, unseen: Sequence[int], fog: bool
@@ -352,4 +380,36 @@ def refute(mine: Sequence[int], mine_completed_at: int, theirs: Sequence[int],
     best = _best(theirs, size, unseen, k, fog, ours[0])
     if best is None or (best[0], best[1]) <= ours:
         return None
+    return best[2]
+
+
+# Memo of refutations found by refute_cached(): (their cards sorted, size, fog, our strength) ->
+# the last witness mask found. A witness is a refutation wherever all its troops are unseen (their
+# side plus the witness beats ours whatever else is on the table), so it is reused after checking
+# just that. Cleared when it grows too large.
+_REFUTATIONS: dict[tuple, int] = {}
+_REFUTATIONS_MAX = 1 << 16
+
+
+def refute_cached(mine: Sequence[int], mine_completed_at: int, theirs: Sequence[int],
+                  theirs_completed_at: int, size: int, unseen: int, fog: bool) -> int | None:
+    """:func:`refute` for verdicts only: the same ``None`` / not ``None``, but a refutation may be
+    another witness than :func:`refute`'s (a remembered one still valid), so messages that name
+    the witness use :func:`refute`."""
+    k = size - len(theirs)
+    if k <= 0:
+        return refute(mine, mine_completed_at, theirs, theirs_completed_at, size, unseen, fog)
+    if unseen.bit_count() < k:
+        return None
+    ours = strength(mine, fog)
+    key = (tuple(sorted(theirs)), size, fog, ours)
+    witness = _REFUTATIONS.get(key)
+    if witness is not None and not witness & ~unseen:
+        return witness
+    best = _best(theirs, size, unseen, k, fog, ours[0])
+    if best is None or (best[0], best[1]) <= ours:
+        return None
+    if len(_REFUTATIONS) >= _REFUTATIONS_MAX:
+        _REFUTATIONS.clear()
+    _REFUTATIONS[key] = best[2]
     return best[2]

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.flow import StackGame, history_since
+from ...core.flow import SETTLE_BUDGET, EngineStall, StackGame, history_since
 from . import cards as C
 from .determinize import redeal
 from .formations import strength
@@ -16,6 +16,13 @@ from .steps import STEPS, explain_claim
 from .text import render
 
 
+#: The steps' methods by frame name (visibility only for steps with hidden choices).
+_RUN = {name: step.run for name, step in STEPS.items()}
+_CHOOSE = {name: step.choose for name, step in STEPS.items()}
+_VISIBILITY = {name: step.visibility for name, step in STEPS.items() if step.hidden}
+_BUDGET = range(SETTLE_BUDGET)
+
+
 class SchottenTotten(StackGame):
     """The referee's rules object for Schotten Totten (Battle Line rules by default)."""
 
@@ -23,6 +30,63 @@ class SchottenTotten(StackGame):
     rules_version = "1"
     rulesets = RULESETS
     steps = STEPS
+
+    # -- the hot path: StackGame's decision/apply on flattened step tables -------------------
+    # Same semantics as StackGame (every choice logged, automatic frames run until a decision,
+    # at most SETTLE_BUDGET of them); the steps' bound methods are looked up once, at import. A
+    # subclass or test that swaps ``steps`` gets StackGame's generic path.
+
+    def decision(self, state: STState):
+        pending = state.pending
+        if pending is None and state.outcome is None:
+            self._settle(state)
+            return state.pending
+        return pending
+
+    def apply(self, state: STState, option) -> None:
+        decision = state.pending
+        if decision is None or self.steps is not STEPS:
+            StackGame.apply(self, state, option)
+            return
+        frame = state.stack[-1]
+        name = frame[0]
+        number = state.number = state.number + 1
+        hidden = _VISIBILITY.get(name)
+        if hidden is not None:
+            hidden = hidden(state, frame, decision, option)
+        if hidden is None:
+            state.history = ((number, decision[0], decision[1], option[0], None, ""), state.history)
+        else:
+            state.history = ((number, decision[0], decision[1], option[0], hidden[0], hidden[1]), state.history)
+        state.pending = None
+        _CHOOSE[name](self, state, frame, option)
+        if state.outcome is not None:
+            return
+        stack = state.stack
+        for _ in _BUDGET:
+            frame = stack[-1]
+            decision = _RUN[frame[0]](self, state, frame)
+            if decision is not None:
+                state.pending = decision
+                return
+            if state.outcome is not None:
+                return
+        raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
+
+    def _settle(self, state: STState) -> None:
+        if self.steps is not STEPS:
+            StackGame._settle(self, state)
+            return
+        stack = state.stack
+        for _ in _BUDGET:
+            if state.outcome is not None:
+                return
+            frame = stack[-1]
+            decision = _RUN[frame[0]](self, state, frame)
+            if decision is not None:
+                state.pending = decision
+                return
+        raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
 
     def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> STRules:
         return make_rules(ruleset, options)

@@ -35,6 +35,7 @@ class STState(StackState):
         "turn",
         "table",
         "proofs",
+        "deck_options",
     )
 
     def __init__(self, rules: STRules) -> None:
@@ -76,6 +77,9 @@ class STState(StackState):
         #: per side: a cached claim verdict (see steps.claimable_flags); a pure function of the
         #: rest of the state, shared between copies (entries are immutable)
         self.proofs: list[tuple | None] = [None] * (9 * n)
+        #: per deck: ``(deck tuple, its card options)``, the options of the last draw from that
+        #: deck (see board.deck_options); valid while ``decks[d]`` is that very tuple
+        self.deck_options: list[tuple | None] = [None, None]
 
     def copy(self) -> STState:
         other = STState.__new__(STState)
@@ -97,6 +101,7 @@ class STState(StackState):
         other.turn = self.turn
         other.table = self.table
         other.proofs = self.proofs.copy()
+        other.deck_options = self.deck_options.copy()
         return other
 
     # -- small queries used by steps, views and bots ------------------------------------------

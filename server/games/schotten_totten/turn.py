@@ -8,6 +8,8 @@ and drawing. The tactics cards' own steps are in :mod:`.tactics`.
 from __future__ import annotations
 
 from ...core.flow import Step
+from bisect import bisect_left
+
 from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
 from . import cards as C
 from .board import (
@@ -21,17 +23,28 @@ from .board import (
     STALEMATE,
     _add_to_hand,
     _card_option,
-    _card_options,
     _check_win,
     _discard,
-    _put_on_side,
-    _remove_from_hand,
     claimable_flags,
-    has_room,
-    open_flags,
+    deck_options,
+    open_flag_options,
+    take_from_deck,
 )
 from .state import DECK_NAMES, TACTICS_DECK, TROOPS, STState
 from .tactics import tactics_playable
+
+_tuple_new = tuple.__new__  # Decision(...) without NamedTuple's keyword machinery (as make_decision)
+_FORCED = (FORCED_PASS,)
+_ROLE_TUPLES: dict[str, tuple[str]] = {}
+_DECK_KEYS = tuple(f"deck:{name}" for name in DECK_NAMES)
+
+
+def _only(role: str) -> tuple[str]:
+    """``(role,)``, shared: the roles that see a hidden draw."""
+    seen = _ROLE_TUPLES.get(role)
+    if seen is None:
+        seen = _ROLE_TUPLES[role] = (role,)
+    return seen
 
 # -- set-up --------------------------------------------------------------------------------------
 
@@ -47,18 +60,17 @@ class Deal(Step):
         if frame[1] >= len(state.rules.roles) * state.rules.hand_size:
             state.stack.pop()
             return None
-        return make_decision(CHANCE, "deal", "deal a troop card", _card_options(state.decks[TROOPS]))
+        return make_decision(CHANCE, "deal", "deal a troop card", deck_options(state, TROOPS))
 
     def choose(self, game, state: STState, frame, option) -> None:
         card = option.value
-        deck = state.decks[TROOPS]
-        i = deck.index(card)
-        state.decks[TROOPS] = deck[:i] + deck[i + 1 :]
+        take_from_deck(state, TROOPS, card)
         _add_to_hand(state, frame[1] % len(state.rules.roles), card)
         state.stack[-1] = ("deal", frame[1] + 1)
 
     def visibility(self, state, frame, decision, option):
-        return (state.rules.roles[frame[1] % len(state.rules.roles)],), "deck:troops"
+        roles = state.rules.roles
+        return _only(roles[frame[1] % len(roles)]), "deck:troops"
 
 
 ROLE_OPTIONS_CACHE: dict[tuple[str, ...], tuple[Option, ...]] = {}
@@ -134,8 +146,9 @@ class EndTurn(Step):
             )
             return None
         state.current = (state.current + 1) % n
-        state.stack.pop()
-        _push_turn(state)
+        # pop this frame and push the next turn's phases (as Turn does)
+        state.turn += 1
+        state.stack[-1:] = _TURN_FRAMES[rules.claim_timing]
         return None
 
 
@@ -167,41 +180,57 @@ class Play(Step):
     def run(self, game, state: STState, frame) -> Decision | None:
         me = state.current
         hand = state.hands[me]  # sorted: troops (< 60) first, then tactics
-        room = has_room(state, me)
-        tactics = 0
-        while tactics < len(hand) and hand[-1 - tactics] >= 60:
-            tactics += 1
-        troops = hand[: len(hand) - tactics]
+        roles = state.rules.roles
+        claimed, mud = state.claimed, state.mud
+        room = False
+        for f, side in enumerate(state.sides[me :: len(roles)]):
+            if len(side) < (3 if mud[f] < 0 else 4) and claimed[f] < 0:
+                room = True
+                break
+        if not hand or hand[-1] < 60:  # no tactics in hand
+            if room and hand:
+                return _tuple_new(Decision, (roles[me], "play", self.prompt, tuple(map(_card_option, hand)), None))
+            return _tuple_new(Decision, (roles[me], "play", self.prompt, _FORCED, None))
+        troops = hand[: bisect_left(hand, 60)]
         options = list(map(_card_option, troops)) if room else []
-        if tactics:
-            played = state.tactics_played
-            mine = played[me]
-            # Count rule: no more tactics played than any opponent so far.
-            if all(mine <= played[o] for o in range(len(played)) if o != me):
-                options.extend(
-                    CARD_OPTIONS[c]
-                    for c in hand[len(hand) - tactics :]
-                    if tactics_playable(state, me, c, room)
-                )
+        played = state.tactics_played
+        mine = played[me]
+        # Count rule: no more tactics played than any opponent so far.
+        if mine <= played[1 - me] if len(played) == 2 else all(
+            mine <= played[o] for o in range(len(played)) if o != me
+        ):
+            for c in hand[len(troops) :]:
+                if c < 62:  # a leader
+                    if room and not state.leader_played[me]:
+                        options.append(CARD_OPTIONS[c])
+                elif c < 64:  # Companion Cavalry, Shield Bearers
+                    if room:
+                        options.append(CARD_OPTIONS[c])
+                elif c < 67 or tactics_playable(state, me, c, room):  # Fog, Mud, Scout: always
+                    options.append(CARD_OPTIONS[c])
         if not (room and troops):
             options.append(PASS if options else FORCED_PASS)
-        return make_decision(state.rules.roles[me], "play", self.prompt, tuple(options))
+        return _tuple_new(Decision, (roles[me], "play", self.prompt, tuple(options), None))
 
     def choose(self, game, state: STState, frame, option) -> None:
-        me = state.current
         stack = state.stack
-        stack.pop()
         card = option.value
-        if card == "forced":
-            state.passes += 1
+        if card.__class__ is str:  # a pass
+            stack.pop()
+            if card == "forced":
+                state.passes += 1
+            else:  # "voluntary": a pass with a tactics card left unplayed
+                state.passes = 0
             return
         state.passes = 0
-        if card == "voluntary":  # a pass with a tactics card left unplayed
-            return
-        _remove_from_hand(state, me, card)
+        me = state.current
+        hand = state.hands[me]  # board._remove_from_hand, inlined
+        i = hand.index(card)
+        state.hands[me] = hand[:i] + hand[i + 1 :]
         if card < 60:
-            stack.append(("place", card))
+            stack[-1] = _PLACE_FRAMES[card]
             return
+        stack.pop()
         state.tactics_played[me] += 1
         if card in C.MORALE:
             if card in C.LEADERS:
@@ -223,7 +252,7 @@ class Play(Step):
 
 
 _PLACE_PROMPTS = tuple(f"choose a flag for {C.card_name(c)}" for c in range(70))
-_flag_option = FLAG_OPTIONS.__getitem__
+_PLACE_FRAMES = tuple(("place", c) for c in range(70))
 
 
 class Place(Step):
@@ -233,16 +262,19 @@ class Place(Step):
 
     def run(self, game, state: STState, frame) -> Decision | None:
         me = state.current
-        return make_decision(
-            state.rules.roles[me],
-            "place",
-            _PLACE_PROMPTS[frame[1]],
-            tuple(map(_flag_option, open_flags(state, me))),
+        return _tuple_new(
+            Decision, (state.rules.roles[me], "place", _PLACE_PROMPTS[frame[1]], open_flag_options(state, me), None)
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
         state.stack.pop()
-        _put_on_side(state, option.value, state.current, frame[1])
+        # board._put_on_side, inlined
+        card = frame[1]
+        i = option.value * len(state.rules.roles) + state.current
+        if card < 60:
+            state.table |= 1 << card
+        state.sides[i] += (card,)
+        state.placed[i] += (state.number,)
 
 
 # -- claims and draws ----------------------------------------------------------------------------
@@ -320,16 +352,23 @@ class DrawCard(Step):
                 state.known[knower] += (card,)
             state.stack.pop()
             return None
-        return make_decision(CHANCE, "draw_card", _DRAW_PROMPTS[deck], _card_options(state.decks[deck]))
+        return _tuple_new(Decision, (CHANCE, "draw_card", _DRAW_PROMPTS[deck], deck_options(state, deck), None))
 
     def choose(self, game, state: STState, frame, option) -> None:
         _, deck, role = frame
         card = option.value
+        # board.take_from_deck, inlined
         cards = state.decks[deck]
         i = cards.index(card)
-        state.decks[deck] = cards[:i] + cards[i + 1 :]
-        _add_to_hand(state, role, card)
+        rest = state.decks[deck] = cards[:i] + cards[i + 1 :]
+        cached = state.deck_options[deck]
+        if cached is not None and cached[0] is cards:
+            options = cached[1]
+            state.deck_options[deck] = (rest, options[:i] + options[i + 1 :])
+        hand = state.hands[role]  # kept sorted (see board._add_to_hand)
+        i = bisect_left(hand, card)
+        state.hands[role] = hand[:i] + (card,) + hand[i:]
         state.stack.pop()
 
     def visibility(self, state, frame, decision, option):
-        return (state.rules.roles[frame[2]],), f"deck:{DECK_NAMES[frame[1]]}"
+        return _only(state.rules.roles[frame[2]]), _DECK_KEYS[frame[1]]
