@@ -176,7 +176,7 @@ def _with(base, **changes):
     ("schotten-totten", _with(ST_BASE, flags=[{"flag": 10}]), r"^flags\[0\]\.flag: flags are numbered 1 to 9"),
     ("schotten-totten", _with(ST_BASE, flags=[{"flag": 2, "sides": {"p3": []}}]), r"^flags\[0\]\.sides\.p3: unknown role"),
     ("schotten-totten", _with(ST_BASE, flags=[{"flag": 2, "sides": {"p1": ["red-1", "red-2", "red-3", "red-4"]}}]),
-     r"^flags\[0\]\.sides\.p1: 4 cards: a side holds at most 3"),
+     r"^flags\[0\]\.sides\.p1: 4 cards: a side holds at most 3 \(4 with Mud\)"),
     ("schotten-totten", _with(ST_BASE, hands={"p1": ["red-11"]}), r"^hands\.p1\[0\]: unknown card 'red-11'"),
     ("schotten-totten", _with(ST_BASE, ruleset="classic", hands={"p1": ["red-10"]}),
      r"^hands\.p1\[0\]: red-10 is not in the classic deck"),

@@ -210,14 +210,14 @@ def from_position(data: Mapping[str, Any]) -> STState:
     # the table
     flags = data.get("flags", [])
     expect(flags, list, "flags", "a list of flags")
-    seen_flags: set[int] = set()
+    seen_flags: dict[int, int] = {}  # flag → its index in the list (for error paths)
     for i, entry in enumerate(flags):
         at = f"flags[{i}]"
         expect(entry, dict, at, "a flag object")
         f = FLAG.decode(entry.get("flag", i + 1), f"{at}.flag")
         if f in seen_flags:
             raise fail(f"{at}.flag", f"flag {f + 1} listed twice")
-        seen_flags.add(f)
+        seen_flags[f] = i
         for key in entry:
             if key not in ("flag", "claimed_by", "fog", "mud", "sides", "placed"):
                 raise fail(f"{at}.{key}", "unknown field (flag, claimed_by, fog, mud, sides, placed)")
@@ -233,8 +233,8 @@ def from_position(data: Mapping[str, Any]) -> STState:
         for r in range(n):
             where = f"{at}.sides.{roles[r]}"
             cards = places.cards(sides[r], where)
-            if len(cards) > state.capacity(f):
-                raise fail(where, f"{len(cards)} cards: a side holds at most {state.capacity(f)}")
+            if len(cards) > 4:
+                raise fail(where, f"{len(cards)} cards: a side holds at most 3, or 4 with Mud")
             state.sides[f * n + r] = cards
             times = placed.get(roles[r])
             if times is None:
@@ -265,6 +265,14 @@ def from_position(data: Mapping[str, Any]) -> STState:
         state.stack = decode_stack(stack, frame_specs(roles))
         if not state.stack:
             raise fail("stack", "empty: a position of a match under way has at least one pending step")
+    # A side holds 3 cards, 4 with Mud; 4 without Mud only while its owner must discard one
+    # because Mud left (a pending mud_discard).
+    for f in range(9):
+        for r in range(n):
+            size = len(state.sides[f * n + r])
+            if size > state.capacity(f) and ("mud_discard", f, r) not in state.stack:
+                raise fail(f"flags[{seen_flags[f]}].sides.{roles[r]}",
+                           f"{size} cards: a side holds at most {state.capacity(f)} (4 with Mud)")
     # A card being played (place, environment) has left the hand and is in no other place yet.
     for i, frame in enumerate(state.stack):
         if frame[0] in ("place", "environment"):
