@@ -281,3 +281,22 @@ def test_europe_control_when_europe_is_scored_wins():
     play(game, state, "card:europe_scoring", "use:event")
     outcome = game.outcome(state)
     assert (outcome.winner, outcome.termination) == ("ussr", "europe_control")
+
+
+def test_a_bot_on_a_position_as_docs_show_it():
+    """docs/positions.md's example of a bot test: ts-heuristic at DEFCON 2 starts no nuclear war."""
+    from standoff.server.plugins import load_registry
+    from standoff.server.seats import InProcessSeat
+    from standoff.server.wire import match_started_message
+
+    game, state = load("ts/coup_at_defcon_2.txt")
+    bot = load_registry(entry_points=False).make_bot("ts-heuristic", 1, game.name)
+    seat = InProcessSeat(bot, game, "test")
+    seat.start(match_started_message("test", game, state.rules, "us", {"ussr": "x", "us": "me"}, 1))
+    asked = 0
+    while (decision := game.decision(state)) is not None and decision.role == "us":
+        option = decision.options[seat.ask(state, decision, state.number + 1, {})]
+        assert option.key not in ("country:angola", "country:panama")
+        game.apply(state, option)
+        asked += 1
+    assert asked >= 2 and game.outcome(state) is None
