@@ -270,10 +270,18 @@ def cmd_match(args: argparse.Namespace) -> int:
             raise UsageError(f"{flag} {value}: expected a whole number >= 0")
     if not 0 <= args.connect_timeout < 10**9:
         raise UsageError(f"--connect-timeout {args.connect_timeout}: expected seconds >= 0")
+    start = ""
+    if args.position:  # checked here too, so that a mistake is one line before any connection
+        from ..sdk.positions import PositionError, read_position
+
+        try:
+            start = json.dumps(read_position(args.position, args.game))
+        except PositionError as exc:
+            raise UsageError(f"{args.position}: {exc}") from None
     request = pb.StartMatchRequest(
         game=args.game, ruleset=args.ruleset or "", options=parse_options(args.option), bots=args.bot,
         seed=args.seed or 0, fault_policy=policy, retries=args.retries, wait=True,
-        connect_timeout_ms=int(args.connect_timeout * 1000),
+        connect_timeout_ms=int(args.connect_timeout * 1000), start_position=start,
     )
     request.time_control.bank_ms = args.bank_ms
     request.time_control.increment_ms = args.increment_ms
@@ -564,6 +572,8 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--increment-ms", type=int, default=0)
     mat.add_argument("--max-ms", type=int, default=0, help="per-decision limit (default 30 s)")
     mat.add_argument("--connect-timeout", type=float, default=30.0)
+    mat.add_argument("--position", default=None, metavar="FILE",
+                     help="start from this position (admin; JSON or the game's text form; docs/positions.md)")
     mat.set_defaults(func=cmd_match)
 
     bts = sub.add_parser("bots", help="list installed bots (built-in and plugins)")

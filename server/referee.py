@@ -387,8 +387,13 @@ class Referee:
         connect_timeout_s: float = 30.0,
         match_id: str | None = None,
         embargo: str | None = None,
+        position: Any = None,
     ) -> Match:
         """Validate and register a match (not started yet). Raises :class:`MatchError`.
+
+        ``position`` (a position dict, or its JSON or text form; docs/positions.md): start from it
+        instead of the deal; it carries its ruleset and options (``ruleset``/``options`` must then
+        be empty or the same), and the record's header carries it.
 
         Without a ``seed`` the referee draws a secret one (:func:`new_seed`): it is served
         (``ListMatches``, the record) only once the match is over, and, with ``embargo``, once
@@ -400,6 +405,8 @@ class Referee:
             rules = game.rules(ruleset or None, options)
         except RulesError as exc:
             raise MatchError(str(exc)) from None
+        if position is not None:
+            rules, position = _start_position(game, rules, position, bool(ruleset or options))
         if len(bots) != len(rules.roles):
             raise MatchError(f"{game_name} needs {len(rules.roles)} bots (one per role), got {len(bots)}")
         if policy not in POLICY_NAMES:
@@ -414,6 +421,7 @@ class Referee:
         driver = MatchDriver(
             game, rules, seed, {role: seat.bot for role, seat in seats.items()}, match_id=match_id,
             time_control=time_control, policy=policy, retries=retries, on_line=record, code_version=code_version(),
+            position=position,
         )
         match = Match(match_id, game, rules, seed, seats, driver, time_control, policy, retries, connect_timeout_s,
                       self.grace_s, record)
@@ -572,3 +580,19 @@ def _single(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
     return exc
+
+
+def _start_position(game: Any, rules: Any, position: Any, explicit: bool) -> tuple[Any, dict[str, Any]]:
+    """A match's start position, checked: ``(its rules, the position written whole)``; raises
+    :class:`MatchError` with the loader's one line."""
+    from .games.positions import PositionError, from_position, to_position
+
+    try:
+        state = from_position(game, position)
+        if explicit and (state.rules.ruleset, dict(state.rules.options)) != (rules.ruleset, dict(rules.options)):
+            raise PositionError("the position's ruleset and options differ from the match's")
+        if game.decision(state) is None:
+            raise PositionError("the match is over in this position")
+        return state.rules, to_position(state, game)
+    except PositionError as exc:
+        raise MatchError(f"start position: {exc}") from None

@@ -367,6 +367,7 @@ class RefereeServicer:
                 request.fault_policy or FORFEIT,
                 request.retries,
                 (request.connect_timeout_ms or 30_000) / 1000.0,
+                request.start_position or None,
             )
         except ShuttingDown as exc:
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
@@ -380,7 +381,7 @@ class RefereeServicer:
     async def _create(self, *args: Any):
         match = self.referee.create_match(
             args[0], args[1], args[2], args[3], seed=args[4], time_control=args[5], policy=args[6],
-            retries=args[7], connect_timeout_s=args[8],
+            retries=args[7], connect_timeout_s=args[8], position=args[9],
         )
         self.referee.start_match(match)
         return match

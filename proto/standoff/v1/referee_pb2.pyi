@@ -295,7 +295,7 @@ class GetMatchRecordResponse(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., record_jsonl: _Optional[str] = ...) -> None: ...
 
 class StartMatchRequest(_message.Message):
-    __slots__ = ("game", "ruleset", "options", "bots", "seed", "time_control", "fault_policy", "retries", "connect_timeout_ms", "wait")
+    __slots__ = ("game", "ruleset", "options", "bots", "seed", "time_control", "fault_policy", "retries", "connect_timeout_ms", "wait", "start_position")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -313,6 +313,7 @@ class StartMatchRequest(_message.Message):
     RETRIES_FIELD_NUMBER: _ClassVar[int]
     CONNECT_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     WAIT_FIELD_NUMBER: _ClassVar[int]
+    START_POSITION_FIELD_NUMBER: _ClassVar[int]
     game: str
     ruleset: str
     options: _containers.ScalarMap[str, str]
@@ -323,7 +324,8 @@ class StartMatchRequest(_message.Message):
     retries: int
     connect_timeout_ms: int
     wait: bool
-    def __init__(self, game: _Optional[str] = ..., ruleset: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., bots: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., retries: _Optional[int] = ..., connect_timeout_ms: _Optional[int] = ..., wait: _Optional[bool] = ...) -> None: ...
+    start_position: str
+    def __init__(self, game: _Optional[str] = ..., ruleset: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., bots: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., retries: _Optional[int] = ..., connect_timeout_ms: _Optional[int] = ..., wait: _Optional[bool] = ..., start_position: _Optional[str] = ...) -> None: ...
 
 class StartMatchResponse(_message.Message):
     __slots__ = ("match_id", "summary")
