@@ -38,13 +38,27 @@ def tactics_playable(state: STState, me: int, card: int, room: bool) -> bool:
     if card == C.FOG or card == C.MUD or card == C.SCOUT:
         return True  # some flag is unclaimed while the game goes on; Scout may find decks empty
     if card == C.REDEPLOY:
-        return bool(_own_movable(state, me))
+        return _any_movable(state, me, False)
     if card == C.DESERTER:
-        return any(_own_movable(state, o) for o in range(len(state.rules.roles)) if o != me)
+        return any(_any_movable(state, o, False) for o in range(len(state.rules.roles)) if o != me)
     # Traitor: an enemy troop on an unclaimed flag, and a free slot of ours to put it in.
-    return room and any(
-        c < 60 for o in range(len(state.rules.roles)) if o != me for c in _own_movable(state, o)
-    )
+    return room and any(_any_movable(state, o, True) for o in range(len(state.rules.roles)) if o != me)
+
+
+def _any_movable(state: STState, role: int, troops_only: bool) -> bool:
+    """Whether :func:`_own_movable` of ``role`` is not empty (``troops_only``: holds a troop),
+    without building it."""
+    claimed = state.claimed
+    for f, side in enumerate(state.sides[role :: len(state.rules.roles)]):
+        if claimed[f] >= 0:
+            continue
+        if troops_only:
+            for c in side:
+                if c < 60:
+                    return True
+        elif side or state.fog[f] == role or state.mud[f] == role:
+            return True
+    return False
 
 
 def _own_movable(state: STState, role: int) -> list[int]:

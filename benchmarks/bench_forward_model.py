@@ -1,0 +1,102 @@
+"""The SDK's forward model: beliefs built and random rollouts played from sampled states, per second.
+
+    python benchmarks/bench_forward_model.py [--game schotten-totten] [--positions 10]
+        [--rollouts 40] [--at 60] [--rounds 5] [--against REV]
+
+What a search bot (``ismcts``, ``ts-search``) pays per decision and per iteration. A round takes
+--positions positions (uniformly random game ``p``, seeded ``p``, stopped at its --at-th
+decision of a player or earlier if it ends), the deciding player's full view of each, and:
+
+* belief builds/s: ``Belief(game, view, options=...)`` (the replay of the view's history, as
+  ``ismcts`` builds it once per decision, without the final view check);
+* rollouts/s: from each belief, --rollouts times ``belief.sample(rng)`` (a uniform re-deal of
+  what the player cannot see) then ``rollout(game, state, rng=rng)`` (uniformly random players
+  and chance to the end of the match); sample and rollout both counted;
+* rollout decisions/s: decisions of the rollouts (players' and chance's alike) per second of
+  that same time, and rollout decisions per rollout (a check: the same in both trees).
+
+With ``--against REV`` the same code runs on git revision REV too, interleaved round by round
+in fresh interpreters (see benchmarks/against.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import against
+from standoff.sdk.simulate import Belief, rollout
+from standoff.server.games import get_game
+
+METRICS = (
+    against.Metric("rollouts/s", "{:,.1f}"),
+    against.Metric("rollout decisions/s"),
+    against.Metric("belief builds/s", "{:,.1f}"),
+    against.Metric("rollout decisions/rollout", "{:.2f}", "same"),
+)
+
+
+def positions(game, rules, count: int, at: int) -> list[dict]:
+    """The deciding player's view at the ``at``-th player decision of random games 0..count-1."""
+    views = []
+    for seed in range(count):
+        state = game.new_state(rules)
+        rng = random.Random(seed)
+        seen, view = 0, None
+        while (d := game.decision(state)) is not None:
+            if d.role != "chance":
+                view = game.view(state, d.role)
+                seen += 1
+                if seen >= at:
+                    break
+            game.apply(state, d.options[rng.randrange(len(d.options))])
+        if view is not None:
+            views.append(view)
+    return views
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    game = get_game(args.game)
+    rules = game.rules(None, {})
+    options = dict(rules.options)
+    views = positions(game, rules, args.positions, args.at)
+    started = time.perf_counter()
+    beliefs = [Belief(game, view, options=options, check=False) for view in views]
+    belief_time = time.perf_counter() - started
+    decisions = rollouts = 0
+    started = time.perf_counter()
+    for p, belief in enumerate(beliefs):
+        rng = random.Random(1000 + p)
+        for _ in range(args.rollouts):
+            state = belief.sample(rng)
+            before = state.number
+            rollout(game, state, rng=rng)
+            decisions += state.number - before
+            rollouts += 1
+    rollout_time = time.perf_counter() - started
+    return {
+        "rollouts/s": rollouts / rollout_time,
+        "rollout decisions/s": decisions / rollout_time,
+        "belief builds/s": len(beliefs) / belief_time,
+        "rollout decisions/rollout": decisions / rollouts,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="schotten-totten", choices=("schotten-totten", "twilight-struggle"))
+    parser.add_argument("--positions", type=int, default=10, help="positions per round (default 10)")
+    parser.add_argument("--rollouts", type=int, default=40, help="rollouts per position (default 40)")
+    parser.add_argument("--at", type=int, default=60,
+                        help="the position: a game's N-th decision of a player (default 60)")
+    against.add_arguments(parser)
+    args = parser.parse_args()
+    title = (f"{args.game}: {args.positions} positions (player decision {args.at} of random games), "
+             f"{args.rollouts} sample+rollout each")
+    return against.run(args, measure, METRICS, title=title)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
