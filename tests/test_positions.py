@@ -11,6 +11,8 @@ identical after each of them, and at a sample of states all the way to the same 
 from __future__ import annotations
 
 import json
+import pathlib
+import re
 
 import pytest
 
@@ -378,3 +380,60 @@ def test_replay_position_out_of_range_is_one_line(tmp_path, capsys):
     assert main(["replay", str(first), "--position", "100000"]) == 2
     err = capsys.readouterr().err
     assert "--position 100000: decisions are numbered 1 to" in err and err.count("\n") == 1
+
+
+# -- tournaments: start positions, each played with the seats swapped ------------------------------
+
+
+def test_a_tournament_plays_each_position_with_the_seats_swapped(tmp_path):
+    from standoff.server.core.record import replay
+    from standoff.server.records import read_record
+    from standoff.tournaments.config import load_config
+    from standoff.tournaments.runner import run_tournament
+    from standoff.tournaments.schedule import schedule
+
+    positions = pathlib.Path(__file__).parent / "positions" / "st"
+    config_path = tmp_path / "openings.toml"
+    config_path.write_text(f"""
+name = "openings"
+game = "schotten-totten"
+entrants = ["greedy", "random"]
+games_per_pairing = 4
+positions = ["{positions / 'claim_tie_p1_completed_first.txt'}", "{positions / 'count_rule.txt'}"]
+master_seed = 7
+output_dir = "{tmp_path / 'runs'}"
+concurrency = 1
+workers = 1
+""")
+    config = load_config(config_path)
+    matches = schedule(config)
+    assert [m.position for m in matches] == [0, 0, 1, 1]
+    assert matches[0].seats == matches[1].seats[::-1] and matches[2].seats == matches[3].seats[::-1]
+    assert matches[0].seed == matches[1].seed != matches[2].seed
+    run_tournament(config)
+    game = get_game("schotten-totten")
+    for match in matches:
+        record = read_record(tmp_path / "runs" / "openings" / "records" / f"{match.match_id}.jsonl")
+        assert record.header["position"] == config.positions[match.position]
+        assert game.outcome(replay(game, record)).termination == record.footer["termination"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('positions = ["nowhere.json"]', "positions[0]: no position file 'nowhere.json'"),
+    ('positions = ["battle_line r5 p1"]', "positions[0]: notation: 3 fields"),
+    ('positions = []', "positions: expected a non-empty array"),
+    ('paired_seeds = false\npositions = ["POS"]', "paired_seeds must be true"),
+    ('positions = ["POS", "POS", "POS"]', "games_per_pairing: must be a multiple of 6"),
+    ('ruleset = "classic"\npositions = ["POS"]', "positions[0]: the position's ruleset and options differ"),
+])
+def test_bad_tournament_positions_are_one_line(tmp_path, extra, message):
+    from standoff.tournaments.config import load_config
+
+    position = pathlib.Path(__file__).parent / "positions" / "st" / "count_rule.txt"
+    extra = extra.replace("POS", str(position))
+    config_path = tmp_path / "bad.toml"
+    config_path.write_text(f'name = "bad"\ngame = "schotten-totten"\nentrants = ["greedy", "random"]\n'
+                           f'games_per_pairing = 4\n{extra}\n')
+    with pytest.raises(ValueError, match=re.escape(message)) as caught:
+        load_config(config_path)
+    assert "\n" not in str(caught.value)

@@ -44,6 +44,14 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     run at the same time, and neither record nor seed is served before both end; but a bot that
     links the two legs (it sits in both) still sees its opponent's starting hand and the draws
     made so far (not future draws). Against entrants you do not trust, choose false.
+``positions``  (array of strings, optional; default: none, every match starts from the deal)
+    Start positions, like opening books in engine tournaments (docs/positions.md): each a
+    position file (JSON or the game's text form; a path relative to the config file) or the
+    position's text itself. Each pairing plays every position with the seats swapped: the legs
+    of a seed share a position, and the positions take turns seed after seed, so
+    ``paired_seeds`` must be true and ``games_per_pairing`` a multiple of (number of roles ×
+    number of positions). A position carries its ruleset and options: they must be the
+    tournament's. Not with ``[match]``. Stored as the positions themselves (``config.json``).
 ``[match]``  (table, optional; only for ``game = "schotten-totten"``)
     A multi-game match (rules §7): ``games`` (integer >= 1) and/or ``target_score`` (integer >= 1).
     The winner of a game scores 5, the loser 1 per flag it claimed; the winner starts the next
@@ -133,7 +141,7 @@ _HOST_PORT_RE = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 # The known keys of each table, in the order they are documented.
 _TOP_KEYS = (
     "name", "game", "ruleset", "options", "entrants", "format", "gauntlet", "games_per_pairing",
-    "paired_seeds", "match", "time_control", "faults", "concurrency", "workers", "executor",
+    "paired_seeds", "positions", "match", "time_control", "faults", "concurrency", "workers", "executor",
     "ray_address", "master_seed", "output_dir", "remote_wait_s", "address", "elo",
 )
 _MATCH_KEYS = ("games", "target_score")
@@ -205,6 +213,8 @@ class TournamentConfig:
     elo_start: float = 1500
     #: The game's roles for the ruleset and options, found while validating (see :meth:`roles`).
     game_roles: tuple[str, ...] = ("p1", "p2")
+    #: Start positions (position dicts, written whole), played in turn with the seats swapped.
+    positions: tuple[dict[str, Any], ...] = field(default=(), hash=False)
 
     def roles(self) -> tuple[str, ...]:
         """The game's roles under this ruleset and options, in seat order (e.g. ``("p1", "p2")``)."""
@@ -254,6 +264,7 @@ class TournamentConfig:
             {
                 "games_per_pairing": self.games_per_pairing,
                 "paired_seeds": self.paired_seeds,
+                **({"positions": [dict(p) for p in self.positions]} if self.positions else {}),
                 "match": {"games": self.match_games, "target_score": self.target_score},
                 "time_control": {
                     "bank_ms": self.bank_ms,
@@ -506,6 +517,8 @@ class _Parser:
                 f"got {games_per_pairing}",
             )
 
+        positions = self._positions(data, game, rules, roles, paired, games_per_pairing)
+
         # [match]
         match = self.table(data, "match", _MATCH_KEYS)
         match_games = target_score = None
@@ -521,6 +534,8 @@ class _Parser:
                 match_games = self.integer(match["games"], "match.games", 1)
             if "target_score" in match:
                 target_score = self.integer(match["target_score"], "match.target_score", 1)
+            if positions:
+                self.fail("positions", "start positions are for one-game matches: drop the [match] table")
 
         # [time_control], [faults]
         tc = self.table(data, "time_control", _TIME_KEYS)
@@ -580,8 +595,48 @@ class _Parser:
             elo_k=elo_k,
             elo_start=elo_start,
             game_roles=roles,
+            positions=positions,
             **times,
         )
+
+    def _positions(self, data: Mapping[str, Any], game: Any, rules: Any, roles: tuple[str, ...], paired: bool,
+                   games_per_pairing: int) -> tuple[dict[str, Any], ...]:
+        """The ``positions`` key: files (relative to the config file) or texts, loaded, checked and
+        written whole."""
+        if "positions" not in data:
+            return ()
+        items = data["positions"]
+        if not isinstance(items, list) or not items:
+            self.fail("positions", f"expected a non-empty array of position files, got {_show(items)}")
+        from ..sdk.positions import PositionError, from_position, read_position, to_position
+
+        base = Path(self.source).parent
+        loaded = []
+        for i, item in enumerate(items):
+            key = f"positions[{i}]"
+            try:
+                if isinstance(item, dict):  # config.json keeps the positions themselves
+                    text: Any = item
+                elif isinstance(item, str):
+                    path = base / item
+                    text = read_position(path if path.is_file() else item, game)
+                else:
+                    self.fail(key, f"expected a file name, got {_show(item)}")
+                state = from_position(game, text)
+            except PositionError as exc:
+                self.fail(key, str(exc))
+            if (state.rules.ruleset, dict(state.rules.options)) != (rules.ruleset, dict(rules.options)):
+                self.fail(key, "the position's ruleset and options differ from the tournament's")
+            if game.decision(state) is None:
+                self.fail(key, "the match is over in this position")
+            loaded.append(to_position(state, game))
+        if not paired:
+            self.fail("positions", "start positions are played with the seats swapped: paired_seeds must be true")
+        block = len(roles) * len(loaded)
+        if games_per_pairing % block:
+            self.fail("games_per_pairing", f"must be a multiple of {block} with {len(loaded)} position(s) "
+                      f"(each played once per seating), got {games_per_pairing}")
+        return tuple(loaded)
 
     def _rules(self, game: Any, ruleset: str | None, options: dict[str, str] | None, key: str) -> Any:
         from ..server.core.game import RulesError

@@ -44,6 +44,7 @@ class MatchSpec:
     seed: int
     pair: int | None = None  # the paired-seed group: both legs share seed and pair
     leg: int = 0
+    position: int | None = None  # index into the config's start positions (None: the deal)
 
     @property
     def entrants(self) -> tuple[str, ...]:

@@ -402,7 +402,9 @@ class Executor:
         c = self.config
         return {
             "spec": {"index": spec.index, "match_id": spec.match_id, "round": spec.round,
-                     "seats": list(spec.seats), "seed": spec.seed, "pair": spec.pair, "leg": spec.leg},
+                     "seats": list(spec.seats), "seed": spec.seed, "pair": spec.pair, "leg": spec.leg,
+                     "position": spec.position},
+            "position": c.positions[spec.position] if spec.position is not None else None,
             "game": c.game, "ruleset": c.ruleset, "options": dict(c.options),
             "time_control": {"bank_ms": c.bank_ms, "increment_ms": c.increment_ms,
                              "max_per_decision_ms": c.max_per_decision_ms},
@@ -431,6 +433,7 @@ class Executor:
                 policy=policy_from_name(c.fault_policy), retries=c.retries,
                 connect_timeout_s=self.connect_timeout_s,
                 match_id=f"{spec.match_id}-g{number}" if series else spec.match_id, embargo=embargo,
+                position=c.positions[spec.position] if spec.position is not None else None,
             )
             self.referee.start_match(match)
             await match.done.wait()

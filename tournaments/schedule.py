@@ -20,6 +20,10 @@ pairings whose entrants are all in the subset: every match keeps the index, id, 
 it has in the full round. Indices are then not contiguous, but they are unique across all rounds
 and the same whichever subset is asked for.
 
+**Positions.** With start positions (``positions``), the legs of seed ``n`` of a pairing start from
+position ``(n - 1) mod len(positions)`` (``position``, an index), so every position is played with
+the seats swapped; without them ``position`` is ``None`` (the deal).
+
 **Pair.** ``pair`` is ``index // len(roles)`` for paired-seed matches (so every leg of a seed has
 the same value and the values are unique across the tournament), ``None`` otherwise.
 
@@ -156,6 +160,8 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
                 n, pair, leg = t // roles + 1, index // roles, t % roles
             else:
                 n, pair, leg = t + 1, None, 0
+            # start positions take turns seed after seed; the legs of a seed share one
+            start = (t // roles) % len(config.positions) if config.positions else None
             matches.append(
                 MatchSpec(
                     index=index,
@@ -165,6 +171,7 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
                     seed=derive_seed(config.master_seed, "match", cycle, *names, n),
                     pair=pair,
                     leg=leg,
+                    position=start,
                 )
             )
             index += 1

@@ -53,6 +53,7 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
             played = play_match(
                 game, rules, bots, seed, bot_names=dict(zip(roles, spec.seats, strict=True)), match_id=name,
                 on_line=writer.write, time_control=tc, policy=policy, retries=job.get("retries", 0),
+                position=job.get("position"),
             )
         add_fallbacks(fallbacks, bots)
         claimed = capability(game, "flags_claimed")
