@@ -638,9 +638,10 @@ def format_report(ratings: Mapping[str, Any]) -> str:
         label = max(label, 4)
         head = (
             f"{'Pair':<{label}}  {'Games':>5}  {'W':>4}  {'D':>4}  {'L':>4}  {'Score':>6}  "
-            f"{'Rating':>7}  {'±':>6}"
+            f"{'Diff':>7}  {'±':>6}"
         )
-        out += ["Head to head (first player's view; Elo ± 95%: trinomial per game, pentanomial per pair)"]
+        out += ["Head to head (first player's view; Diff: rating difference ± 95%, trinomial per game;",
+                "              pentanomial per pair below it)"]
         out += [head, "-" * len(head)]
         for q in pairs:
             tri = q.get("trinomial") or {}
