@@ -2,7 +2,7 @@
 Schotten Totten round robin, Ray's start-up, and Ray's overhead per match.
 
     pip install -e '.[ray]'
-    python benchmarks/bench_ray.py [--games 400] [--cpus 2]
+    python benchmarks/bench_ray.py [--games 400] [--cpus 2] [--rounds 1] [--against REV]
 
 What it measures, in this order:
 
@@ -20,14 +20,16 @@ What it measures, in this order:
    ``--repeat`` times, alternating executors, and the fastest run of each counts (other load on
    the machine only ever slows a run down).
 
-Everything runs on 127.0.0.1 (a private local cluster). Outputs go to a temporary folder.
+Everything runs on 127.0.0.1 (a private local cluster). Outputs go to a temporary folder. A
+round is all of the above; with --rounds N the medians of N rounds are printed, and with
+``--against REV`` each round also runs on git revision REV, interleaved, in fresh interpreters
+(Ray's workers import the same tree; see benchmarks/against.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import tempfile
 import time
@@ -36,6 +38,7 @@ from pathlib import Path
 # A private local cluster: every Ray service on 127.0.0.1 (read when ray is first imported).
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
+import against  # noqa: E402
 from standoff.server.plugins import load_registry  # noqa: E402
 from standoff.tournaments.config import parse_config  # noqa: E402
 from standoff.tournaments.runner import run_tournament  # noqa: E402
@@ -57,6 +60,21 @@ def tournament(folder: Path, games: int, cpus: int, concurrency: int, **extra) -
     return elapsed
 
 
+METRICS = (
+    against.Metric("local executor", "{:,.0f}", unit="matches/min"),
+    against.Metric("ray executor (warm cluster)", "{:,.0f}", unit="matches/min"),
+    against.Metric("ratio ray / local", "{:.2f}"),
+    against.Metric("ray, own cluster (start/stop included)", "{:,.0f}", unit="matches/min"),
+    against.Metric("extra wall time per match", "{:.2f}", "lower", "ms"),
+    against.Metric("extra worker time per match", "{:.2f}", "lower", "ms"),
+    against.Metric("ray.init", "{:.2f}", "lower", "s"),
+    against.Metric("first task on every CPU", "{:.2f}", "lower", "s"),
+    against.Metric("ray.shutdown", "{:.2f}", "lower", "s"),
+    against.Metric("no-op round trip, one at a time", "{:.2f}", "lower", "ms"),
+    against.Metric("no-op, pipelined", "{:.3f}", "lower", "ms"),
+)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400, help="matches per tournament (even)")
@@ -64,13 +82,19 @@ def main() -> int:
     parser.add_argument("--noops", type=int, default=2000, help="no-op tasks for the round-trip figures")
     parser.add_argument("--concurrency", type=int, default=None, help="matches in flight (default: CPUs + 1)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each tournament (the best one counts)")
+    against.add_arguments(parser, rounds=1)
     args = parser.parse_args()
+    import ray
+
+    title = (f"ray {ray.__version__}; greedy vs random, {args.games} matches, {args.cpus} CPUs, "
+             f"concurrency {args.concurrency or args.cpus + 1}")
+    return against.run(args, measure, METRICS, title=title)
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
     games, cpus = args.games, args.cpus
     concurrency = args.concurrency or cpus + 1
     import ray
-
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"ray {ray.__version__}; greedy vs random, {games} matches, {cpus} CPUs, concurrency {concurrency}")
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -114,33 +138,22 @@ def main() -> int:
 
     per_min = {name: games / seconds * 60 for name, seconds in
                (("local", local), ("ray", on_ray), ("own", own))}
-    match_ms = local / games * cpus * 1000  # a match's time in a worker (local executor)
     overhead_wall = (on_ray - local) / games * 1000
-    rows = [
-        ("Ray start-up (not in the per-match figures):", None),
-        (f"ray.init(num_cpus={cpus})", f"{init_s:8.2f} s"),
-        ("first task on every CPU (workers start)", f"{warm_s:8.2f} s"),
-        ("ray.shutdown()", f"{shutdown_s:8.2f} s"),
-        ("No-op task round trip:", None),
-        ("one at a time (submit, ray.get)", f"{one_ms:8.2f} ms"),
-        (f"pipelined ({args.noops} in flight)", f"{piped_ms:8.3f} ms per task"),
-        (f"Tournament, {games} matches (best of {args.repeat}; all runs: local "
-         f"{', '.join(f'{t:.1f}' for t in locals_)} s, ray {', '.join(f'{t:.1f}' for t in rays)} s):", None),
-        (f"local executor ({cpus} worker processes)", f"{local:8.2f} s {per_min['local']:8,.0f} matches/min"),
-        ("ray executor (warm local cluster)", f"{on_ray:8.2f} s {per_min['ray']:8,.0f} matches/min"),
-        ("ratio ray / local (matches/min)", f"{per_min['ray'] / per_min['local']:8.2f}"),
-        ('ray, ray_address = "local" (start-up and', f"{own:8.2f} s {per_min['own']:8,.0f} matches/min"),
-        ("  shutdown of its own cluster included)", ""),
-        ("Ray's overhead per match (from the totals):", None),
-        ("a match in a worker (local executor)", f"{match_ms:8.1f} ms"),
-        ("extra wall time per match", f"{overhead_wall:8.2f} ms"),
-        (f"extra worker time per match (x{cpus} CPUs)", f"{overhead_wall * cpus:8.2f} ms "
-                                                      f"({overhead_wall * cpus / match_ms:+.1%} of a match)"),
-    ]
-    print()
-    for label, value in rows:
-        print(label if value is None else f"  {label:<44}{value}")
-    return 0
+    print(f"tournament runs: local {', '.join(f'{t:.1f}' for t in locals_)} s, "
+          f"ray {', '.join(f'{t:.1f}' for t in rays)} s (the best of each counts)")
+    return {
+        "local executor": per_min["local"],
+        "ray executor (warm cluster)": per_min["ray"],
+        "ratio ray / local": per_min["ray"] / per_min["local"],
+        "ray, own cluster (start/stop included)": per_min["own"],
+        "extra wall time per match": overhead_wall,
+        "extra worker time per match": overhead_wall * cpus,
+        "ray.init": init_s,
+        "first task on every CPU": warm_s,
+        "ray.shutdown": shutdown_s,
+        "no-op round trip, one at a time": one_ms,
+        "no-op, pipelined": piped_ms,
+    }
 
 
 if __name__ == "__main__":
