@@ -407,6 +407,7 @@ def encode_twilight_struggle(view: Mapping[str, Any]) -> vpb.View:
     ts.effects.extend(view["effects"])
     ts.events_played.extend(view["events_played"])
     ts.chinese_civil_war = view.get("chinese_civil_war", 0)
+    ts.control.update(view.get("control", {}))
     rules = view.get("rules")
     if rules is not None:
         r = ts.rules
@@ -479,6 +480,7 @@ def _twilight_struggle(view: vpb.TwilightStruggleView, lazy: bool = False) -> di
         "china_card": {"holder": view.china_card.holder or None, "face_up": view.china_card.face_up},
         "headline": dict(view.headline),
         "influence": {c: {"us": i.us, "ussr": i.ussr} for c, i in view.influence.items()},
+        "control": dict(view.control),
         "deck_size": view.deck_size,
         "discard": list(view.discard),
         "removed": list(view.removed),

@@ -167,7 +167,7 @@ class SchottenTottenDeck(_message.Message):
     def __init__(self, size: _Optional[int] = ..., top: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TwilightStruggleView(_message.Message):
-    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand", "rules")
+    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand", "rules", "control")
     class MilitaryOpsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +196,13 @@ class TwilightStruggleView(_message.Message):
         key: str
         value: TwilightStruggleInfluence
         def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[TwilightStruggleInfluence, _Mapping]] = ...) -> None: ...
+    class ControlEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ROLE_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     ACTION_ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -220,6 +227,7 @@ class TwilightStruggleView(_message.Message):
     CHINESE_CIVIL_WAR_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_HAND_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
+    CONTROL_FIELD_NUMBER: _ClassVar[int]
     role: str
     turn: int
     action_round: int
@@ -244,7 +252,8 @@ class TwilightStruggleView(_message.Message):
     chinese_civil_war: int
     opponent_hand: _containers.RepeatedScalarFieldContainer[str]
     rules: TwilightStruggleRules
-    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ..., rules: _Optional[_Union[TwilightStruggleRules, _Mapping]] = ...) -> None: ...
+    control: _containers.ScalarMap[str, str]
+    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ..., rules: _Optional[_Union[TwilightStruggleRules, _Mapping]] = ..., control: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class TwilightStruggleRules(_message.Message):
     __slots__ = ("ruleset", "optional_cards", "chinese_civil_war", "bid_side", "bid", "end_turn")

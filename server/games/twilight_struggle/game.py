@@ -51,8 +51,8 @@ class TwilightStruggle(StackGame):
         return state
 
     def view(self, state: TSState, role: str, history_from: int = 0) -> dict[str, Any]:
-        """What ``role`` may see: its own hand, the other hand's size, the whole board, the
-        public piles (discard, removed; the draw pile's size), lasting effects, the headline
+        """What ``role`` may see: its own hand, the other hand's size, the whole board (influence
+        and who controls each country), the public piles (discard, removed; the draw pile's size), lasting effects, the headline
         once revealed (its own at once), the match's rules (``rules``: :func:`rules_view`) and
         the history as it saw it."""
         roles = state.rules.roles
@@ -90,6 +90,12 @@ class TwilightStruggle(StackGame):
                 c.id: {"us": state.inf[US][i], "ussr": state.inf[USSR][i]}
                 for i, c in enumerate(M.COUNTRIES)
                 if state.inf[US][i] or state.inf[USSR][i]
+            },
+            # control as the rules define it (map.md §5), so that no bot recomputes it
+            "control": {
+                c.id: roles[owner]
+                for i, c in enumerate(M.COUNTRIES)
+                if (state.inf[US][i] or state.inf[USSR][i]) and (owner := B.controller(state, i)) != NOBODY
             },
             "deck_size": len(state.deck),
             "discard": [card_name(c) for c in state.discard],

@@ -269,7 +269,11 @@ class RealignRoll(Step):
     name = "realign_roll"
 
     def run(self, game, state, frame):
-        return make_decision(CHANCE, "die", "realignment die", DIE_OPTIONS)
+        # every die names who rolls it and why (the decision's prompt: replays, reports)
+        _, side, c, first = frame
+        roller = side if not first else other(side)
+        return make_decision(CHANCE, "die", f"die of {role(state, roller)}: realignment in {M.COUNTRIES[c].id} "
+                             f"by {role(state, side)}", DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         _, side, c, first = frame
@@ -337,7 +341,9 @@ class CoupRoll(Step):
     name = "coup_roll"
 
     def run(self, game, state, frame):
-        return make_decision(CHANCE, "die", "coup die", DIE_OPTIONS)
+        _, side, c, ops, free = frame
+        return make_decision(CHANCE, "die", f"die of {role(state, side)}: coup in {M.COUNTRIES[c].id} ({ops} ops"
+                             f"{', free' if free else ''})", DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         _, side, c, ops, free = frame
@@ -360,7 +366,9 @@ class SpaceRoll(Step):
     name = "space_roll"
 
     def run(self, game, state, frame):
-        return make_decision(CHANCE, "die", "space race die", DIE_OPTIONS)
+        side = frame[1]
+        return make_decision(CHANCE, "die", f"die of {role(state, side)}: space race to box {state.space[side] + 1}",
+                             DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         side = frame[1]

@@ -303,7 +303,8 @@ class OlympicRoll(Step):
 
     def run(self, game, state, frame):
         who = "sponsor" if not frame[2] else "opponent"
-        return make_decision(CHANCE, "die", f"Olympic Games die ({who})", DIE_OPTIONS)
+        roller = frame[1] if not frame[2] else other(frame[1])
+        return make_decision(CHANCE, "die", f"die of {role(state, roller)}: Olympic Games ({who})", DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         _, sponsor, first = frame

@@ -251,7 +251,7 @@ class TrapRoll(Step):
 
     def run(self, game, state, frame):
         trap = TRAPS[frame[1]].replace("_", " ")
-        return make_decision(CHANCE, "die", f"{trap} die", DIE_OPTIONS)
+        return make_decision(CHANCE, "die", f"die of {role(state, frame[1])}: {trap}", DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         side = frame[1]
@@ -332,7 +332,8 @@ class SummitRoll(Step):
 
     def run(self, game, state, frame):
         who = "player" if not frame[2] else "opponent"
-        return make_decision(CHANCE, "die", f"Summit die ({who})", DIE_OPTIONS)
+        roller = frame[1] if not frame[2] else other(frame[1])
+        return make_decision(CHANCE, "die", f"die of {role(state, roller)}: Summit ({who})", DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         _, actor, first = frame

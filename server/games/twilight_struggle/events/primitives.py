@@ -294,7 +294,9 @@ class War(Step):
     name = "war"
 
     def run(self, game, state, frame):
-        return make_decision(CHANCE, "die", "war die", DIE_OPTIONS)
+        _, actor, target, modifier, at_least, vp = frame
+        return make_decision(CHANCE, "die", f"die of {role(state, actor)}: war in {M.COUNTRIES[target].id} "
+                             f"(wins on {at_least}+ after -{modifier})", DIE_OPTIONS)
 
     def choose(self, game, state, frame, option):
         _, actor, target, modifier, at_least, vp = frame
