@@ -433,6 +433,40 @@ class Belief:
         assert error is not None
         raise error
 
+    @classmethod
+    def from_position(cls, game: Any, view: Any, position: Any, *, check: bool = True) -> Belief:
+        """A belief that starts from a position (docs/positions.md) instead of replaying the
+        view's history: ``position`` is what the bot assumes the whole state is (a position dict,
+        its JSON or text form, or a file path), for puzzle-style bot tests and matches started
+        from a position (whose views' history starts there). ``check``: the position must show
+        ``view``'s role exactly ``view`` (the history aside), else :class:`SimulationError`
+        names the fields that differ. :meth:`sample` re-deals what the role cannot see in the
+        position, keeping what it knows (the game's ``determinize``)."""
+        from .positions import PositionError, from_position, read_position
+
+        view = as_dict(view)
+        try:
+            data = position if isinstance(position, Mapping) else read_position(position, game)
+            state = from_position(game, data)
+        except PositionError as exc:
+            raise SimulationError(f"position: {exc}") from None
+        role = view["role"]
+        if role not in state.rules.roles:
+            raise SimulationError(f"role {role!r} is not a role of the position's ruleset")
+        if check:
+            def bare(v: Mapping[str, Any]) -> dict[str, Any]:
+                return {k: x for k, x in v.items() if k not in ("history", "history_from")}
+
+            mine = bare(game.view(state, role))
+            if mine != bare(view):
+                raise SimulationError("the position shows a different view (fields: "
+                                      + ", ".join(_differences(mine, bare(view))) + ")")
+        belief = cls.__new__(cls)
+        belief.game, belief.role, belief.view, belief._ts = game, role, view, None
+        belief.rules, belief.state, belief.me = state.rules, state, state.rules.roles.index(role)
+        belief._position = True
+        return belief
+
     def decision(self) -> Any:
         """The pending decision of the replayed state (the one the view was made for)."""
         return self.game.decision(self.state)
@@ -441,6 +475,10 @@ class Belief:
         """A new full state: this role's knowledge kept, every hidden card re-dealt uniformly."""
         if self._ts is not None:
             state = self._ts.sample(rng)
+            self.game.decision(state)
+            return state
+        if getattr(self, "_position", False):  # from a position: the engine's own re-deal
+            state = self.game.determinize(self.state, self.role, rng)
             self.game.decision(state)
             return state
         state = redeal(self.state, self.me, rng)

@@ -300,3 +300,26 @@ def test_a_bot_on_a_position_as_docs_show_it():
         game.apply(state, option)
         asked += 1
     assert asked >= 2 and game.outcome(state) is None
+
+
+@pytest.mark.parametrize(("name", "role"), [("ts/missile_envy.txt", "us"), ("ts/coup_at_defcon_2.txt", "ussr"),
+                                            ("st/count_rule.txt", "p2"), ("st/mud_discard.json", "p1")])
+def test_a_belief_from_a_view_and_a_position_file(name, role):
+    """The SDK's forward model starts from what the bot assumes (a position file) and its view:
+    every sample keeps the view and re-deals the rest."""
+    import random
+
+    from standoff.sdk.simulate import Belief
+    from standoff.sdk.types import SimulationError
+
+    game, state = load(name)
+    view = game.view(state, role)
+    belief = Belief.from_position(game, view, HERE / name)
+    rng = random.Random(5)
+    samples = belief.samples(rng, 4)
+    assert all(game.view(s, role) == view for s in samples)
+    hidden = [to_position(s)["hands"] for s in samples]
+    assert any(h != to_position(state)["hands"] for h in hidden)  # the other hand is re-dealt
+    other = dict(view, turn=view["turn"] + 1)
+    with pytest.raises(SimulationError, match=r"the position shows a different view \(fields: turn\)"):
+        Belief.from_position(game, other, HERE / name)
