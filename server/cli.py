@@ -110,10 +110,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         for role, name in zip(roles, args.bot, strict=True)
     }
     names = dict(zip(roles, args.bot, strict=True))
+    until = None
+    if getattr(args, "until", None):
+        from .games.positions import PositionError, from_position, stop_when
+
+        try:
+            start = from_position(game, position) if position is not None else None
+            until = stop_when(start if start is not None else game.new_state(rules), args.until)
+        except PositionError as exc:
+            raise UsageError(str(exc).replace("until:", "--until:", 1)) from None
     writer = RecordWriter(args.record) if args.record else None
     try:
         result = play_match(
-            game, rules, bots, seed, bot_names=names, on_line=writer.write if writer else None, position=position
+            game, rules, bots, seed, bot_names=names, on_line=writer.write if writer else None, position=position,
+            until=until,
         )
     finally:
         if writer is not None:
@@ -127,7 +137,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"standoff: error: no result, the match ended by an error at decision "
               f"{result.record.footer.get('error_at')}: {outcome.reason}{where}", file=sys.stderr)
         return 1
-    if outcome.winner is None:
+    if outcome.termination == "stopped":
+        number = len(result.record.moves) + 1
+        print(f"stopped after the {args.until.replace('_', ' ')} (no result), before decision {number}")
+        if args.record:
+            print(f"its position: standoff replay {args.record} --position {number}")
+    elif outcome.winner is None:
         print(f"draw by {outcome.termination}: {outcome.reason}")
     else:
         print(f"{outcome.winner} ({names[outcome.winner]}) wins by {outcome.termination}: {outcome.reason}")
@@ -498,6 +513,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", default=None, metavar="PATH", help="write the match record (JSONL)")
     play.add_argument("--position", default=None, metavar="FILE",
                       help="start from this position (JSON, or the game's text form; docs/positions.md)")
+    play.add_argument("--until", default=None, choices=("action_round", "turn"),
+                      help="stop (no result) once the current action round (Twilight Struggle) or turn is over")
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.set_defaults(func=cmd_play)
 

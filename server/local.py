@@ -66,12 +66,14 @@ def play_match(
     policy: int | None = None,
     retries: int = 0,
     position: dict[str, Any] | None = None,
+    until: Callable[[Any], bool] | None = None,
 ) -> MatchResult:
     """Play a match between ``bots`` (role → bot) and return its outcome and record.
 
     ``on_line`` receives every record line as it is produced (to append it to a file); the last
     one is always the outcome line. ``position``: start from this position dict (of ``rules``)
-    instead of the deal (docs/positions.md).
+    instead of the deal (docs/positions.md). ``until(state)``: checked before every seat's
+    decision; once true the match stops there without result (termination ``stopped``).
 
     Without a ``policy`` the bots are trusted code: one that raises or returns anything but a
     valid index is a bug (:class:`BadChoice`) and nothing is timed out. With a policy
@@ -96,6 +98,9 @@ def play_match(
         for role in roles:
             _start_seat(driver, seats[role], role)
         while (ask := driver.next_ask()) is not None:
+            if until is not None and until(driver.state):
+                driver.end_without_result("stopped", f"stopped as asked, at decision {ask.number}")
+                break
             seat = seats[ask.role]
             if policy is None:
                 _ask_trusted(driver, seat, ask, timing)

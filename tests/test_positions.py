@@ -437,3 +437,34 @@ def test_bad_tournament_positions_are_one_line(tmp_path, extra, message):
     with pytest.raises(ValueError, match=re.escape(message)) as caught:
         load_config(config_path)
     assert "\n" not in str(caught.value)
+
+
+def test_play_until_the_end_of_the_action_round_or_turn(tmp_path, capsys):
+    """`standoff play --until`: the match stops (no result) at the first decision of the next
+    action round or turn; the record replays and gives that position."""
+    from standoff.server.cli import main
+    from standoff.server.core.record import replay
+    from standoff.server.records import read_record
+
+    here = pathlib.Path(__file__).parent / "positions"
+    record = tmp_path / "ar.jsonl"
+    assert main(["play", "twilight-struggle", "--bot", "ts-heuristic", "--bot", "ts-heuristic", "--seed", "2",
+                 "--position", str(here / "ts" / "red_scare_purge.txt"), "--until", "action_round",
+                 "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "stopped after the action round (no result)" in out
+    played = read_record(record)
+    assert played.footer["termination"] == "stopped" and played.footer["winner"] is None
+    game = get_game("twilight-struggle")
+    final = replay(game, played)
+    # the position's US round 1 of turn 3 is over: stopped at the USSR's round 2
+    assert (final.turn, final.ar, final.phasing) == (3, 2, 0)
+    assert main(["play", "schotten-totten", "--bot", "greedy", "--bot", "random", "--seed", "2",
+                 "--position", str(here / "st" / "count_rule.txt"), "--until", "turn",
+                 "--record", str(tmp_path / "t.jsonl")]) == 0
+    st_final = replay(get_game("schotten-totten"), read_record(tmp_path / "t.jsonl"))
+    assert st_final.turn == 7 and st_final.current == 1  # p1's turn 6 is over: p2's turn 7
+    capsys.readouterr()
+    assert main(["play", "schotten-totten", "--bot", "greedy", "--bot", "random", "--until", "action_round"]) == 2
+    err = capsys.readouterr().err
+    assert "--until: Schotten Totten has turns only (until turn)" in err and err.count("\n") == 1

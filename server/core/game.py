@@ -91,8 +91,9 @@ def make_decision(role: str, step: str, prompt: str, options: tuple[Option, ...]
 #: Terminations that are no result: the match counts for nobody (standings, Elo, ratings and
 #: reports leave it out, showing it apart). ``not_played``: a seat never came; ``error``: an
 #: engine or referee exception ended the match (a bug, never a bot's fault); ``shutdown``: the
-#: server stopped before the match could end.
-UNRATED_TERMINATIONS = frozenset({"not_played", "error", "shutdown"})
+#: server stopped before the match could end; ``stopped``: asked to stop early (``standoff play
+#: --until``: after the current action round or turn, for analysis).
+UNRATED_TERMINATIONS = frozenset({"not_played", "error", "shutdown", "stopped"})
 
 
 class Outcome(NamedTuple):

@@ -249,5 +249,6 @@ def replay(game: Game, record: Record) -> Any:
 
 #: Terminations decided by the referee rather than the rules (the match stops mid-game).
 REFEREE_TERMINATIONS = frozenset(
-    {"forfeit", "timeout", "illegal_choice", "disconnect", "crash", "aborted", "error", "shutdown", "not_played"}
+    {"forfeit", "timeout", "illegal_choice", "disconnect", "crash", "aborted", "error", "shutdown", "not_played",
+     "stopped"}
 )

@@ -48,6 +48,36 @@ def to_position(state: Any, game: Any = None) -> dict[str, Any]:
     return method(state)
 
 
+#: What ``until`` may name (``standoff play --until``): where a match stops early, for analysis.
+UNTIL = ("action_round", "turn")
+
+
+def stop_when(state: Any, until: str) -> Any:
+    """A predicate over the states of ``state``'s match, asked at each seat's decision: true once
+    the action round (Twilight Struggle; the headline counts as one) or the turn of the first
+    decision it is asked at is over, i.e. at the first decision of the next one. Raises
+    :class:`PositionError` for what the game has not."""
+    if until not in UNTIL:
+        raise PositionError(f"until: expected one of {', '.join(UNTIL)}, got {until!r}")
+    if isinstance(state, TSState):
+        where = (lambda s: (s.turn, s.ar, s.phasing)) if until == "action_round" else (lambda s: s.turn)
+    elif isinstance(state, STState):
+        if until != "turn":
+            raise PositionError("until: Schotten Totten has turns only (until turn)")
+        where = lambda s: s.turn  # noqa: E731
+    else:
+        raise PositionError(f"until: game of {type(state).__name__} has no rounds or turns known here")
+    first: list[Any] = []
+
+    def over(s: Any) -> bool:
+        if not first:  # the round or turn under way at the first decision
+            first.append(where(s))
+            return False
+        return where(s) != first[0]
+
+    return over
+
+
 def parse_position(game: Any, text: str) -> dict[str, Any]:
     """A position's text (a JSON object, or the game's one-line notation) as a position dict."""
     stripped = text.strip()
