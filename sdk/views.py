@@ -408,6 +408,10 @@ def encode_twilight_struggle(view: Mapping[str, Any]) -> vpb.View:
     ts.events_played.extend(view["events_played"])
     ts.chinese_civil_war = view.get("chinese_civil_war", 0)
     ts.control.update(view.get("control", {}))
+    event = view.get("event")
+    if event:
+        ts.event_card = event["card"]
+        ts.event_side = event["side"]
     rules = view.get("rules")
     if rules is not None:
         r = ts.rules
@@ -481,6 +485,7 @@ def _twilight_struggle(view: vpb.TwilightStruggleView, lazy: bool = False) -> di
         "headline": dict(view.headline),
         "influence": {c: {"us": i.us, "ussr": i.ussr} for c, i in view.influence.items()},
         "control": dict(view.control),
+        "event": {"card": view.event_card, "side": view.event_side} if view.event_card else None,
         "deck_size": view.deck_size,
         "discard": list(view.discard),
         "removed": list(view.removed),

@@ -323,3 +323,24 @@ def test_a_belief_from_a_view_and_a_position_file(name, role):
     other = dict(view, turn=view["turn"] + 1)
     with pytest.raises(SimulationError, match=r"the position shows a different view \(fields: turn\)"):
         Belief.from_position(game, other, HERE / name)
+
+
+# -- views say what the rules make public ------------------------------------------------------------
+
+
+def test_views_carry_control_the_event_under_way_and_who_rolls():
+    from standoff.sdk.positions import from_position
+
+    game, state = load("ts/europe_control.json")
+    control = game.view(state, "us")["control"]
+    assert control == {"uk": "us", "france": "ussr", "italy": "ussr", "west_germany": "ussr",
+                       "east_germany": "ussr", "poland": "ussr"}  # map.md §5: influence ≥ stability...
+    state = from_position(game, "twilight-struggle\nturn: 2  phasing: ussr\nhand ussr: comecon\nhand us: nato\n")
+    play(game, state, "card:comecon", "use:event")
+    decision = game.decision(state)
+    assert decision.step == "event_place"
+    assert game.view(state, "us")["event"] == {"card": "comecon", "side": "ussr"}
+    game, state = load("ts/coup_at_defcon_2.txt")
+    assert game.view(state, "us")["event"] is None
+    play(game, state, "card:marshall_plan", "use:coup", "country:zimbabwe")
+    assert game.decision(state).prompt == "die of us: coup in zimbabwe (4 ops)"

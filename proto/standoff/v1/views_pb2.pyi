@@ -167,7 +167,7 @@ class SchottenTottenDeck(_message.Message):
     def __init__(self, size: _Optional[int] = ..., top: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TwilightStruggleView(_message.Message):
-    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand", "rules", "control")
+    __slots__ = ("role", "turn", "action_round", "phasing", "step", "vp", "defcon", "military_ops", "space", "hand", "opponent_hand_size", "china_card", "headline", "influence", "deck_size", "discard", "removed", "effects", "events_played", "history", "history_from", "chinese_civil_war", "opponent_hand", "rules", "control", "event_card", "event_side")
     class MilitaryOpsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -228,6 +228,8 @@ class TwilightStruggleView(_message.Message):
     OPPONENT_HAND_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     CONTROL_FIELD_NUMBER: _ClassVar[int]
+    EVENT_CARD_FIELD_NUMBER: _ClassVar[int]
+    EVENT_SIDE_FIELD_NUMBER: _ClassVar[int]
     role: str
     turn: int
     action_round: int
@@ -253,7 +255,9 @@ class TwilightStruggleView(_message.Message):
     opponent_hand: _containers.RepeatedScalarFieldContainer[str]
     rules: TwilightStruggleRules
     control: _containers.ScalarMap[str, str]
-    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ..., rules: _Optional[_Union[TwilightStruggleRules, _Mapping]] = ..., control: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    event_card: str
+    event_side: str
+    def __init__(self, role: _Optional[str] = ..., turn: _Optional[int] = ..., action_round: _Optional[int] = ..., phasing: _Optional[str] = ..., step: _Optional[str] = ..., vp: _Optional[int] = ..., defcon: _Optional[int] = ..., military_ops: _Optional[_Mapping[str, int]] = ..., space: _Optional[_Mapping[str, int]] = ..., hand: _Optional[_Iterable[str]] = ..., opponent_hand_size: _Optional[int] = ..., china_card: _Optional[_Union[TwilightStruggleChinaCard, _Mapping]] = ..., headline: _Optional[_Mapping[str, str]] = ..., influence: _Optional[_Mapping[str, TwilightStruggleInfluence]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., removed: _Optional[_Iterable[str]] = ..., effects: _Optional[_Iterable[str]] = ..., events_played: _Optional[_Iterable[str]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., history_from: _Optional[int] = ..., chinese_civil_war: _Optional[int] = ..., opponent_hand: _Optional[_Iterable[str]] = ..., rules: _Optional[_Union[TwilightStruggleRules, _Mapping]] = ..., control: _Optional[_Mapping[str, str]] = ..., event_card: _Optional[str] = ..., event_side: _Optional[str] = ...) -> None: ...
 
 class TwilightStruggleRules(_message.Message):
     __slots__ = ("ruleset", "optional_cards", "chinese_civil_war", "bid_side", "bid", "end_turn")

@@ -97,6 +97,8 @@ class TwilightStruggle(StackGame):
                 for i, c in enumerate(M.COUNTRIES)
                 if (state.inf[US][i] or state.inf[USSR][i]) and (owner := B.controller(state, i)) != NOBODY
             },
+            # the event being resolved, when a decision is asked inside one (the innermost)
+            "event": _event_in_play(state),
             "deck_size": len(state.deck),
             "discard": [card_name(c) for c in state.discard],
             "removed": [card_name(c) for c in state.removed],
@@ -171,6 +173,15 @@ def options_of(rules: Mapping[str, Any]) -> dict[str, str]:
         "bid": f"{side}:{rules['bid']}" if side else "none",
         "end_turn": str(rules["end_turn"]),
     }
+
+
+def _event_in_play(state: TSState) -> dict[str, str] | None:
+    """The card whose event is under way: every event leaves an ``after_event`` frame below its
+    own frames (events/registry.py), so the top-most one names the innermost event."""
+    for frame in reversed(state.stack):
+        if frame[0] == "after_event":
+            return {"card": card_name(frame[1]), "side": state.rules.roles[frame[2]]}
+    return None
 
 
 def hand_open(state: TSState, side: int) -> bool:
