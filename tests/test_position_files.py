@@ -344,3 +344,10 @@ def test_views_carry_control_the_event_under_way_and_who_rolls():
     assert game.view(state, "us")["event"] is None
     play(game, state, "card:marshall_plan", "use:coup", "country:zimbabwe")
     assert game.decision(state).prompt == "die of us: coup in zimbabwe (4 ops)"
+
+
+def test_the_china_card_and_un_intervention_are_never_headlined():
+    """map.md §11: The China Card and UN Intervention can never be headlined."""
+    game, state = load("ts/headline_restrictions.txt")
+    decision = game.decision(state)
+    assert (decision.role, decision.step, keys(game, state)) == ("ussr", "headline", ["card:fidel", "card:nasser"])

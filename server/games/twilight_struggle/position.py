@@ -355,9 +355,13 @@ def _rules_of(data: Mapping[str, Any]) -> TSRules:
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int | None = None, high: int | None = None) -> int:
-    value = expect(data.get(key, default), int, key, "a whole number")
+    return _bounded(data.get(key, default), key, low, high)
+
+
+def _bounded(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    expect(value, int, where, "a whole number")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise fail(key, f"{value} is out of range ({low} to {high})")
+        raise fail(where, f"{value} is out of range ({low} to {high})")
     return value
 
 
@@ -435,9 +439,7 @@ def from_position(data: Mapping[str, Any]) -> TSState:
     state.defcon = _int(data, "defcon", 5, 1, 5)
     for key, attr, high in (("military_ops", "milops", 5), ("space", "space", 8), ("space_attempts", "space_attempts", 9)):
         values = _per_side(data, key, 0)
-        setattr(state, attr, [
-            _int({f"{key}.{SIDE_NAMES[s]}": values[s]}, f"{key}.{SIDE_NAMES[s]}", 0, 0, high) for s in (0, 1)
-        ])
+        setattr(state, attr, [_bounded(values[s], f"{key}.{SIDE_NAMES[s]}", 0, high) for s in (0, 1)])
 
     influence = data.get("influence") or {}
     expect(influence, dict, "influence", "an object keyed by country id")
@@ -504,7 +506,7 @@ def from_position(data: Mapping[str, Any]) -> TSState:
         where = f"seen_by_opponent.{SIDE_NAMES[s]}"
         expect(seen[s], list, where, "a list of cards")
         cards = frozenset(_card_decode(c, f"{where}[{i}]") for i, c in enumerate(seen[s]))
-        for i, card in enumerate(sorted(cards)):
+        for card in sorted(cards):
             if card not in state.hands[s] and card != state.headline[s]:
                 raise fail(where, f"{_card_encode(card)} is not in the {SIDE_NAMES[s]} hand nor its headline")
         known.append(cards)
@@ -515,7 +517,10 @@ def from_position(data: Mapping[str, Any]) -> TSState:
 
 def _rest_of_turn(state: TSState) -> list[tuple]:
     """The pending steps at the start of ``phasing``'s action round ``ar``: its round, then the
-    other rounds of the turn, then the end of the turn (a hand-written position's default)."""
+    other rounds of the turn, then the end of the turn (a hand-written position's default); at
+    ``ar`` 0, the turn's headline then its action rounds."""
+    if state.ar == 0:
+        return [("end_turn",), ("action_rounds",), ("headline",)]
     stack: list[tuple] = [("end_turn",)]
     rounds = regular_rounds(state)
     for ar in range(rounds, state.ar - 1, -1):
