@@ -1,7 +1,7 @@
 """The SDK's forward model: beliefs built and random rollouts played from sampled states, per second.
 
     python benchmarks/bench_forward_model.py [--game schotten-totten] [--positions 10]
-        [--rollouts 40] [--at 60] [--rounds 5] [--against REV]
+        [--rollouts 40] [--at 60] [--ismcts 100] [--rounds 5] [--against REV]
 
 What a search bot (``ismcts``, ``ts-search``) pays per decision and per iteration. A round takes
 --positions positions (uniformly random game ``p``, seeded ``p``, stopped at its --at-th
@@ -13,7 +13,10 @@ decision of a player or earlier if it ends), the deciding player's full view of 
   what the player cannot see) then ``rollout(game, state, rng=rng)`` (uniformly random players
   and chance to the end of the match); sample and rollout both counted;
 * rollout decisions/s: decisions of the rollouts (players' and chance's alike) per second of
-  that same time, and rollout decisions per rollout (a check: the same in both trees).
+  that same time, and rollout decisions per rollout (a check: the same in both trees);
+* with ``--ismcts N`` (Schotten Totten): ``ismcts`` decisions per second at N iterations each,
+  the bot choosing at every position (a search with its own rollout policy and flag model on
+  sampled states), and a digest of its choices (a check: the same in both trees).
 
 With ``--against REV`` the same code runs on git revision REV too, interleaved round by round
 in fresh interpreters (see benchmarks/against.py).
@@ -35,6 +38,8 @@ METRICS = (
     against.Metric("rollout decisions/s"),
     against.Metric("belief builds/s", "{:,.1f}"),
     against.Metric("rollout decisions/rollout", "{:.2f}", "same"),
+    against.Metric("ismcts decisions/s", "{:,.2f}"),
+    against.Metric("ismcts choices digest", "{:.0f}", "same"),
 )
 
 
@@ -76,12 +81,44 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
             decisions += state.number - before
             rollouts += 1
     rollout_time = time.perf_counter() - started
-    return {
+    result = {
         "rollouts/s": rollouts / rollout_time,
         "rollout decisions/s": decisions / rollout_time,
         "belief builds/s": len(beliefs) / belief_time,
         "rollout decisions/rollout": decisions / rollouts,
     }
+    if args.ismcts and args.game == "schotten-totten":
+        result.update(ismcts(game, rules, views, args.ismcts))
+    return result
+
+
+def ismcts(game, rules, views: list[dict], iterations: int) -> dict[str, float]:
+    """``ismcts`` (seeded, ``iterations`` per decision) choosing at every position."""
+    from standoff.bots.ismcts import IsmctsBot
+    from standoff.sdk.types import MatchInfo
+
+    decisions = [_decision_of(game, rules, view) for view in views]
+    bots = []
+    for p, view in enumerate(views):
+        bot = IsmctsBot(seed=p, iterations=iterations)
+        bot.start(MatchInfo(match_id=f"bench-{p}", game=game.name, rules_version=game.rules_version,
+                            ruleset=rules.ruleset, options=dict(rules.options), role=view["role"],
+                            seats={r: "bench" for r in rules.roles}, seed=p))
+        bots.append(bot)
+    choices = []
+    started = time.perf_counter()
+    for bot, decision, view in zip(bots, decisions, views, strict=True):
+        choices.append(bot.choose(decision, view))
+    elapsed = time.perf_counter() - started
+    digest = 0
+    for choice in choices:
+        digest = (digest * 31 + choice + 1) % 1_000_000_007
+    return {"ismcts decisions/s": len(views) / elapsed, "ismcts choices digest": digest}
+
+
+def _decision_of(game, rules, view: dict):
+    """The decision a view was made for (replayed from the view's history)."""
+    return Belief(game, view, options=dict(rules.options), check=False).decision()
 
 
 def main() -> int:
@@ -91,6 +128,8 @@ def main() -> int:
     parser.add_argument("--rollouts", type=int, default=40, help="rollouts per position (default 40)")
     parser.add_argument("--at", type=int, default=60,
                         help="the position: a game's N-th decision of a player (default 60)")
+    parser.add_argument("--ismcts", type=int, default=0, metavar="N",
+                        help="also time ismcts at N iterations per decision at every position")
     against.add_arguments(parser)
     args = parser.parse_args()
     title = (f"{args.game}: {args.positions} positions (player decision {args.at} of random games), "

@@ -194,10 +194,8 @@ def _best(cards: Sequence[int], size: int, mask: int, k: int, fog: bool, floor: 
 
         # Skirmish line: as the wedge, but any troop of a needed value will do.
         if runs:
-            avail = 0
-            for col in _ALL_COLOURS:
-                avail |= mask >> (10 * col)
-            avail &= 1023
+            # the values some colour still has: the six 10-bit colour slices OR-ed together
+            avail = (mask | mask >> 10 | mask >> 20 | mask >> 30 | mask >> 40 | mask >> 50) & 1023
             for _, run, run_sum in runs:
                 missing = run & ~values
                 if morale:
