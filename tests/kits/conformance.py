@@ -35,27 +35,30 @@ def fingerprint(game: Any, state: Any) -> str:
 def random_match(game: Any, rules: Any, seed: int, *, check=None) -> tuple[Record, Any]:
     """Play one match with uniformly random choices; ``check(state, decision, n)`` runs before
     each decision. Returns the record and the final state."""
-    rng = chance_rng(seed)
     players = random.Random(seed ^ 0x5EED)
+    return _play_out(game, rules, seed, {r: "random" for r in rules.roles},
+                     lambda state, decision: players.randrange(len(decision.options)), check)
+
+
+def _play_out(game: Any, rules: Any, seed: int, seats: dict[str, str], choose, check) -> tuple[Record, Any]:
+    """The loop both matches share: chance sampled as the referee samples it, ``choose(state,
+    decision)`` for the players, a record line per decision; the record and the final state."""
+    rng = chance_rng(seed)
     state = game.new_state(rules)
-    record = Record(make_header(game, rules, seed, {r: "random" for r in rules.roles}))
+    record = Record(make_header(game, rules, seed, seats))
     n = 0
     while (decision := game.decision(state)) is not None:
         assert decision.options, f"dead end: no options at step {decision.step} (seed {seed})"
         if check is not None:
             check(state, decision, n)
-        if decision.role == CHANCE:
-            index = sample_chance(rng, decision)
-        else:
-            index = players.randrange(len(decision.options))
+        index = sample_chance(rng, decision) if decision.role == CHANCE else choose(state, decision)
         option = decision.options[index]
         game.apply(state, option)
         n += 1
         record.moves.append(move_line(n, decision.role, decision.step, option.key))
         assert n < 100_000, "match does not terminate"
     outcome = game.outcome(state)
-    assert outcome is not None
-    assert abs(sum(outcome.scores) - 1.0) < 1e-9
+    assert outcome is not None and abs(sum(outcome.scores) - 1.0) < 1e-9
     record.footer = outcome_line(outcome, rules.roles)
     return record, state
 
@@ -237,37 +240,20 @@ def deep_match(game: Any, rules: Any, seed: int, players: dict[str, str], *, che
     """Play one match with the given players (role → :data:`SAFE` or a registry bot name);
     chance is sampled as the referee samples it. ``check(state, decision, n)`` runs before each
     decision (chance included) and once more on the final state with ``decision`` None."""
-    rng = chance_rng(seed)
     seats = {}
     for k, role in enumerate(rules.roles):
         if players[role] == SAFE:
             seats[role] = DefconSafePolicy(seed * 2 + k + 0x5AFE)
         else:
             seats[role] = _BotSeat(players[role], game, rules, role, seed, dict(players))
-    state = game.new_state(rules)
-    record = Record(make_header(game, rules, seed, dict(players)))
-    n = 0
-    while (decision := game.decision(state)) is not None:
-        assert decision.options, f"dead end: no options at step {decision.step} (seed {seed})"
-        if check is not None:
-            check(state, decision, n)
-        if decision.role == CHANCE:
-            index = sample_chance(rng, decision)
-        else:
-            index = seats[decision.role].choose(game, state, decision)
-        option = decision.options[index]
-        game.apply(state, option)
-        n += 1
-        record.moves.append(move_line(n, decision.role, decision.step, option.key))
-        assert n < 100_000, "match does not terminate"
+    record, state = _play_out(game, rules, seed, dict(players),
+                              lambda state, decision: seats[decision.role].choose(game, state, decision), check)
     if check is not None:
-        check(state, None, n)
+        check(state, None, len(record.moves))
     outcome = game.outcome(state)
-    assert outcome is not None and abs(sum(outcome.scores) - 1.0) < 1e-9
     for seat in seats.values():
         if isinstance(seat, _BotSeat):
             seat.end(outcome, rules.roles)
-    record.footer = outcome_line(outcome, rules.roles)
     return record, state
 
 

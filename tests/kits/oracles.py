@@ -157,6 +157,24 @@ class OracleBase:
         if len(self.violations) < self.max_violations:
             self.violations.append(f"{self.context}{message}")
 
+    def card_name(self, card: int) -> str:
+        raise NotImplementedError
+
+    def _conservation(self, zones: dict[str, tuple[int, ...]]) -> None:
+        """Every card of ``self.full`` in exactly one zone, and no card from outside the game."""
+        seen: dict[int, list[str]] = {}
+        for zone, cards in zones.items():
+            for card in cards:
+                seen.setdefault(card, []).append(zone)
+        for card in self.full:
+            places = seen.get(card)
+            if places is None:
+                self.violate(f"conservation: {self.card_name(card)} is nowhere")
+            elif len(places) > 1:
+                self.violate(f"conservation: {self.card_name(card)} is in {places}")
+        for card in seen.keys() - self.full:
+            self.violate(f"conservation: {self.card_name(card)} is not in this game but lies in {seen[card]}")
+
     def assert_clean(self) -> None:
         assert not self.violation_count, (
             f"{self.violation_count} oracle violations, first ones:\n" + "\n".join(self.violations[:20])
@@ -426,19 +444,8 @@ class TSOracle(OracleBase):
             zones["box"] = tuple(box)
         return zones, in_play, tehran, public_headlines
 
-    def _conservation(self, zones: dict[str, tuple[int, ...]]) -> None:
-        seen: dict[int, list[str]] = {}
-        for zone, cards in zones.items():
-            for card in cards:
-                seen.setdefault(card, []).append(zone)
-        for card in self.full:
-            places = seen.get(card)
-            if places is None:
-                self.violate(f"conservation: card #{card} {TS_CARDS[card].id} is nowhere")
-            elif len(places) > 1:
-                self.violate(f"conservation: card #{card} {TS_CARDS[card].id} is in {places}")
-        for card in seen.keys() - self.full:
-            self.violate(f"conservation: card #{card} is not in this game but lies in {seen[card]}")
+    def card_name(self, card: int) -> str:
+        return f"card #{card} {TS_CARDS[card].id}" if card in TS_CARDS else f"card #{card}"
 
     # -- following the match ----------------------------------------------------------------------
 
@@ -700,19 +707,8 @@ class STOracle(OracleBase):
             table.update(played)
         return zones, table
 
-    def _conservation(self, zones: dict[str, tuple[int, ...]]) -> None:
-        seen: dict[int, list[str]] = {}
-        for zone, cards in zones.items():
-            for card in cards:
-                seen.setdefault(card, []).append(zone)
-        for card in self.full:
-            places = seen.get(card)
-            if places is None:
-                self.violate(f"conservation: {st_card_name(card)} is nowhere")
-            elif len(places) > 1:
-                self.violate(f"conservation: {st_card_name(card)} is in {places}")
-        for card in seen.keys() - self.full:
-            self.violate(f"conservation: {st_card_name(card)} is not in this game but lies in {seen[card]}")
+    def card_name(self, card: int) -> str:
+        return st_card_name(card)
 
     def observe(self, state: Any) -> None:
         self.game.decision(state)  # settle the automatic steps first
