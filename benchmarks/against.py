@@ -135,9 +135,9 @@ def _run_against(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
                     for m in metrics if m.better != "same" and m.name in rounds["this"][-1]), flush=True)
             _report({"this tree": rounds["this"], f"REV {rev}": rounds["rev"]}, metrics)
         finally:
+            # only this run's worktree (no `git worktree prune`: other worktrees are not ours)
             subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(worktree)],
                            capture_output=True)
-            subprocess.run(["git", "-C", str(here), "worktree", "prune"], capture_output=True)
     return 0
 
 
