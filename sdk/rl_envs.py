@@ -1,0 +1,282 @@
+"""Standoff's games as PettingZoo AEC environments and Gymnasium single-agent environments.
+
+    from standoff.sdk.rl_envs import StandoffAECEnv, StandoffGymEnv
+
+    env = StandoffAECEnv("schotten-totten", ruleset="classic")      # every seat is an agent
+    env = StandoffGymEnv("schotten-totten", opponent="random")       # one seat vs a built-in bot
+
+Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``
+(:mod:`standoff.sdk.rl`: built from the seat's view only), actions are the game's fixed action
+ids. Chance decisions (deals, draws, dice) are sampled inside the environment with a
+``random.Random`` seeded by ``reset(seed=...)``; the same seed and actions replay the same match.
+Rewards come at the end: +1 win, -1 loss, 0 draw (with three seats a loss is -1/2, so that the
+rewards sum to 0).
+
+Needs gymnasium and pettingzoo (``pip install 'standoff[rl]'``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..server.core.game import CHANCE, sample_chance
+from .rl import RLSpec, spec_for
+
+__all__ = ["StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "rewards_of"]
+
+
+def rewards_of(spec: RLSpec, outcome: Any) -> dict[str, float]:
+    """Zero-sum rewards from an outcome's scores: win +1, loss -1 (-1/(n-1) with n seats), draw 0."""
+    n = len(spec.roles)
+    return {role: (n * score - 1) / (n - 1) for role, score in zip(spec.roles, outcome.scores, strict=True)}
+
+
+def _spaces(spec: RLSpec) -> tuple[spaces.Dict, spaces.Discrete]:
+    observation = spaces.Dict({
+        "observation": spaces.Box(-1.0, 8.0, (spec.observation_size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
+    })
+    return observation, spaces.Discrete(spec.num_actions)
+
+
+class _Table:
+    """One match of the engine with chance played by a seeded generator."""
+
+    def __init__(self, spec: RLSpec, rng: random.Random) -> None:
+        self.spec = spec
+        self.rng = rng
+        self.state = spec.game.new_state(spec.rules)
+        self.decision = None
+        self.decisions = 0
+        self.advance()
+
+    def advance(self) -> None:
+        """Play chance decisions until a seat must decide or the match is over."""
+        game, state = self.spec.game, self.state
+        while (decision := game.decision(state)) is not None and decision.role == CHANCE:
+            game.apply(state, decision.options[sample_chance(self.rng, decision)])
+        self.decision = decision
+
+    def play(self, action: int) -> None:
+        index = self.spec.option_index(self.decision, action)
+        self.spec.game.apply(self.state, self.decision.options[index])
+        self.decisions += 1
+        self.advance()
+
+    def observe(self, role: str, *, to_move: bool) -> dict[str, np.ndarray]:
+        spec = self.spec
+        observation = spec.observe(spec.game.view(self.state, role))
+        if to_move and self.decision is not None and self.decision.role == role:
+            mask = spec.mask(self.decision)
+        else:
+            mask = np.zeros(spec.num_actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+
+class StandoffAECEnv(AECEnv):
+    """A PettingZoo AEC environment: every role of the game is an agent (``p1``, ``p2``...;
+    ``ussr``, ``us``). The agent to act is the role of the engine's pending decision, so turn order
+    follows the rules (several decisions in a row by one seat are normal: play then place then
+    claim). An illegal action raises ``ValueError``."""
+
+    metadata = {"render_modes": ["ansi"], "name": "standoff_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str = "schotten-totten", ruleset: str | None = None,
+                 options: Mapping[str, str] | None = None, render_mode: str | None = None) -> None:
+        super().__init__()
+        self.rl = spec_for(game, ruleset, options)
+        self.possible_agents = list(self.rl.roles)
+        observation, action = _spaces(self.rl)
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: action for a in self.possible_agents}
+        self.render_mode = render_mode
+        self._rng = random.Random(0)
+        self.table: _Table | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.table = _Table(self.rl, self._rng)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_move()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self.table.observe(agent, to_move=agent == self.agent_selection)
+
+    def _after_move(self) -> None:
+        decision = self.table.decision
+        if decision is not None:
+            self.agent_selection = decision.role
+            return
+        outcome = self.rl.game.outcome(self.table.state)
+        for agent, reward in rewards_of(self.rl, outcome).items():
+            self.rewards[agent] = reward
+            self.terminations[agent] = True
+            self.infos[agent] = {"termination": outcome.termination, "winner": outcome.winner}
+        # the dead agents then take their ``step(None)`` turns, in seat order
+        self.agent_selection = self.agents[0]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.table.play(int(action))
+        self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        render = getattr(self.rl.game, "render", None)
+        return render(self.table.state) if render else repr(self.table.state)
+
+    def close(self) -> None:
+        pass
+
+
+def aec_env(game: str = "schotten-totten", **kwargs: Any) -> StandoffAECEnv:
+    return StandoffAECEnv(game, **kwargs)
+
+
+class _BotSeat:
+    """A built-in (or any) bot in a seat, fed wire-decoded decisions and views like in a match."""
+
+    def __init__(self, bot: Any, spec: RLSpec, role: str, seed: int, names: dict[str, str]) -> None:
+        from ..server.seats import InProcessSeat
+        from ..server.wire import match_started_message
+
+        self.seat = InProcessSeat(bot, spec.game, "rl-env")
+        self.seat.start(match_started_message("rl-env", spec.game, spec.rules, role, names, seed))
+        self.number = 0
+
+    def choose(self, state: Any, decision: Any) -> int:
+        self.number += 1
+        return self.seat.ask(state, decision, self.number, {})
+
+
+class StandoffGymEnv(gymnasium.Env):
+    """A Gymnasium environment: the agent plays one seat against a bot in the others.
+
+    ``opponent``: a built-in bot's name (``random``, ``greedy``, ``probability``, ``ismcts``,
+    ``ts-heuristic``...: :data:`standoff.bots.BUILTIN_BOTS`), a :class:`~standoff.sdk.Bot`
+    class, or a callable ``seed -> Bot``; the bot is reseeded from each episode's seed. ``seat``:
+    the agent's role, or ``None`` to alternate at random (from the episode's seed). The bot sees
+    only its own view, through the same wire decoding as in a match.
+
+    ``illegal``: what an action outside the mask does: ``"lose"`` (the default: the episode ends
+    with reward -1 and ``info["illegal"]``; samplers that ignore the mask, like Gymnasium's
+    checker, then still see valid episodes) or ``"raise"`` (``ValueError``)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str = "schotten-totten", ruleset: str | None = None,
+                 options: Mapping[str, str] | None = None, opponent: Any = "random", seat: str | None = None,
+                 illegal: str = "lose", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.rl = spec_for(game, ruleset, options)
+        if seat is not None and seat not in self.rl.roles:
+            raise ValueError(f"seat {seat!r} is not a role of {game}: {self.rl.roles}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal must be 'lose' or 'raise'")
+        self.observation_space, self.action_space = _spaces(self.rl)
+        self.opponent = opponent
+        self.seat = seat
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self._rng = random.Random(0)
+        self.table: _Table | None = None
+        self.role = seat or self.rl.roles[0]
+        self.bots: dict[str, _BotSeat] = {}
+
+    def _make_bot(self, seed: int) -> Any:
+        opponent = self.opponent
+        if isinstance(opponent, str):
+            from ..bots import BUILTIN_BOTS
+
+            return BUILTIN_BOTS[opponent](seed)
+        return opponent(seed)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        episode_seed = self._rng.getrandbits(63)
+        roles = self.rl.roles
+        self.role = self.seat or roles[self._rng.randrange(len(roles))]
+        names = {r: ("agent" if r == self.role else str(self.opponent)) for r in roles}
+        self.bots = {}
+        for i, role in enumerate(roles):
+            if role != self.role:
+                self.bots[role] = _BotSeat(self._make_bot(episode_seed + i), self.rl, role, episode_seed + i, names)
+        self.table = _Table(self.rl, random.Random(episode_seed))
+        reward, done = self._opponents_move()
+        if done:  # the bots ended the match before the agent's first decision (never in these games)
+            raise RuntimeError("the match ended before the agent's first decision")
+        return self._observation(), {"role": self.role}
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        return self.table.observe(self.role, to_move=True)
+
+    def _opponents_move(self) -> tuple[float, bool]:
+        table = self.table
+        while table.decision is not None and table.decision.role != self.role:
+            decision = table.decision
+            index = self.bots[decision.role].choose(table.state, decision)
+            self.rl.game.apply(table.state, decision.options[index])
+            table.advance()
+        if table.decision is None:
+            outcome = self.rl.game.outcome(table.state)
+            return rewards_of(self.rl, outcome)[self.role], True
+        return 0.0, False
+
+    def step(self, action: int):
+        table = self.table
+        info: dict[str, Any] = {"role": self.role}
+        mask = self.rl.mask(table.decision)
+        action = int(action)
+        if not (0 <= action < len(mask)) or not mask[action]:
+            if self.illegal == "raise":
+                raise ValueError(f"action {action} is not legal now")
+            info["illegal"] = True
+            table.decision = None
+            return self._observation(), -1.0, True, False, info
+        table.play(action)
+        reward, done = self._opponents_move()
+        if done:
+            outcome = self.rl.game.outcome(table.state)
+            info.update(termination=outcome.termination, winner=outcome.winner)
+        return self._observation(), reward, done, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        render = getattr(self.rl.game, "render", None)
+        return render(self.table.state) if render else repr(self.table.state)
+
+
+def gym_env(game: str = "schotten-totten", **kwargs: Any) -> StandoffGymEnv:
+    return StandoffGymEnv(game, **kwargs)

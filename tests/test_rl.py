@@ -1,0 +1,231 @@
+"""The RL bridges (standoff.sdk.rl, rl_envs, rl_openspiel; docs/training.md): the frameworks' own
+checks (PettingZoo's api_test, Gymnasium's check_env, OpenSpiel's random simulation test), the
+action tables' completeness, observations free of leaks, and the policy → Bot adapter."""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from standoff.sdk.rl import PolicyBot, action_table, spec_for  # noqa: E402
+from standoff.sdk.rl_envs import StandoffAECEnv, StandoffGymEnv  # noqa: E402
+
+LONG = os.environ.get("STANDOFF_LONG") == "1"
+ST_RULESETS = ("battle_line", "classic", "three_player")
+GAMES = [("schotten-totten", r) for r in ST_RULESETS] + [("twilight-struggle", "deluxe")]
+
+
+def _positions(game: str, ruleset: str, matches: int, every: int, seed: int = 0):
+    """(state, decision) of players' decisions along random matches (every ``every``-th)."""
+    spec = spec_for(game, ruleset)
+    engine = spec.game
+    for m in range(matches):
+        rng = random.Random(seed * 1000 + m)
+        state = engine.new_state(spec.rules)
+        n = 0
+        while (decision := engine.decision(state)) is not None:
+            if decision.role != "chance":
+                n += 1
+                if n % every == 0:
+                    yield spec, state, decision
+            engine.apply(state, decision.options[rng.randrange(len(decision.options))])
+
+
+# -- action tables ---------------------------------------------------------------------------------
+
+
+def test_action_tables_are_sorted_and_stable():
+    for game in ("schotten-totten", "twilight-struggle"):
+        table = action_table(game)
+        assert list(table.keys) == sorted(table.keys)
+        assert all(table.id(k) == i for i, k in enumerate(table.keys))
+    assert len(action_table("schotten-totten")) == 87
+    assert action_table("schotten-totten").keys[:2] == ("card:alexander", "card:blue-1")
+
+
+@pytest.mark.parametrize(("game", "ruleset"), GAMES)
+def test_every_option_of_random_matches_has_an_action_id(game, ruleset):
+    matches = {"twilight-struggle": 300 if LONG else 40}.get(game, 200 if LONG else 30)
+    spec = spec_for(game, ruleset)
+    engine = spec.game
+    for m in range(matches):
+        rng = random.Random(m)
+        state = engine.new_state(spec.rules)
+        while (decision := engine.decision(state)) is not None:
+            ids = spec.table.ids(decision.options)  # UnknownAction if a key is missing
+            assert len(set(ids)) == len(ids), decision.step
+            engine.apply(state, decision.options[rng.randrange(len(decision.options))])
+
+
+# -- observations: from the view only -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "ruleset"), GAMES)
+def test_observation_unchanged_when_hidden_cards_are_redealt(game, ruleset):
+    """The leak test of views, on tensors: re-deal everything a seat cannot see
+    (``game.determinize``); its observation must not change. And the re-deal must matter: the
+    other seats' observations do change in some of these positions."""
+    matches, every = {"twilight-struggle": (8, 7)}.get(game, (12, 3))
+    if LONG:
+        matches *= 10
+    checked = changed = 0
+    for spec, state, _decision in _positions(game, ruleset, matches, every, seed=7):
+        engine = spec.game
+        for role in spec.roles:
+            before = spec.observe(engine.view(state, role))
+            for k in range(2):
+                other = engine.determinize(state, role, random.Random(checked * 3 + k))
+                assert np.array_equal(spec.observe(engine.view(other, role)), before), (game, role)
+                checked += 1
+                for seen_by in spec.roles:
+                    if seen_by != role and not np.array_equal(
+                        spec.observe(engine.view(other, seen_by)), spec.observe(engine.view(state, seen_by))
+                    ):
+                        changed += 1
+                        break
+    assert checked > 100
+    assert changed > checked // 10, (checked, changed)
+
+
+def test_observation_is_deterministic_and_bounded():
+    for game, ruleset in GAMES:
+        for spec, state, decision in _positions(game, ruleset, 2, 5):
+            view = spec.game.view(state, decision.role)
+            a, b = spec.observe(view), spec.observe(view)
+            assert a.dtype == np.float32 and a.shape == (spec.observation_size,)
+            assert np.array_equal(a, b)
+            assert a.min() >= spec.LOW and a.max() <= spec.HIGH
+            mask = spec.mask(decision)
+            assert mask.sum() == len(decision.options)
+
+
+# -- the frameworks' own checks ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "ruleset"), GAMES)
+def test_pettingzoo_api_test(game, ruleset):
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its style advice: agent names, Dict observations
+        api_test(StandoffAECEnv(game, ruleset=ruleset), num_cycles=2000)
+
+
+def test_pettingzoo_seed_test_and_full_matches():
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: StandoffAECEnv("schotten-totten", ruleset="classic"), num_cycles=500)
+    env = StandoffAECEnv("twilight-struggle")
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        final = {}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                final[agent] = reward
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+        assert sorted(final.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize(("game", "opponent"), [("schotten-totten", "random"), ("schotten-totten", "greedy"),
+                                                ("twilight-struggle", "ts-heuristic")])
+def test_gymnasium_check_env(game, opponent):
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(StandoffGymEnv(game, opponent=opponent), skip_render_check=True)
+
+
+def test_gymnasium_episodes_are_seeded_and_end_with_the_outcome():
+    env = StandoffGymEnv("schotten-totten", ruleset="classic", opponent="greedy")
+
+    def episode(seed):
+        obs, info = env.reset(seed=seed)
+        rng = random.Random(seed)
+        trace = [info["role"]]
+        while True:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.randrange(len(legal))])
+            obs, reward, done, truncated, info = env.step(action)
+            trace.append(action)
+            if done:
+                return trace, reward, info
+
+    first = episode(3)
+    assert episode(3) == first
+    assert first[1] in (-1.0, 0.0, 1.0) and first[2]["termination"]
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    assert env.step(illegal)[1:3] == (-1.0, True)
+
+
+# -- the policy → Bot adapter --------------------------------------------------------------------------------
+
+
+def test_policy_bot_plays_matches_like_a_bot():
+    from standoff.server.local import play_match
+
+    seen = []
+
+    def first_legal(obs, mask):
+        seen.append(obs.shape)
+        return int(np.flatnonzero(mask)[0])
+
+    for game, ruleset in (("schotten-totten", "classic"), ("twilight-struggle", "deluxe")):
+        spec = spec_for(game, ruleset)
+        bots = {spec.roles[0]: PolicyBot(first_legal, game, ruleset=ruleset),
+                spec.roles[1]: PolicyBot(first_legal, game, ruleset=ruleset, name="second")}
+        result = play_match(spec.game, spec.rules, bots, seed=5)
+        assert result.outcome.rated, result.outcome
+        assert all(b.fallbacks == 0 for b in bots.values())
+    assert seen and len(set(seen)) == 2
+
+
+def test_policy_bot_counts_an_illegal_answer_as_a_fallback():
+    from standoff.server.local import play_match
+
+    spec = spec_for("schotten-totten", "classic")
+    bad = PolicyBot(lambda obs, mask: int(np.flatnonzero(mask == 0)[0]), "schotten-totten", ruleset="classic")
+    from standoff.bots import RandomBot
+
+    result = play_match(spec.game, spec.rules, {"p1": bad, "p2": RandomBot(1)}, seed=2)
+    assert result.outcome.rated and bad.fallbacks > 0
+
+
+def test_policy_bot_sees_what_the_environment_gives_the_agent():
+    """The observation a PolicyBot builds from its wire-decoded view (the SDK's typed view,
+    history completed by its history book) is the one the engine's view gives the environments."""
+    from standoff.server.local import play_match
+
+    for game, ruleset in (("schotten-totten", "battle_line"), ("twilight-struggle", "deluxe")):
+        spec = spec_for(game, ruleset)
+        engine = spec.game
+        env_obs, bot_obs = [], []
+
+        def before_decision(state):
+            decision = engine.decision(state)
+            env_obs.append(spec.observe(engine.view(state, decision.role)))
+            return False
+
+        def record(obs, mask, rng):
+            bot_obs.append(obs.copy())
+            legal = np.flatnonzero(mask)
+            return int(legal[rng.randrange(len(legal))])
+
+        bots = {role: PolicyBot(record, game, ruleset=ruleset, sample=True, seed=i) for i, role in enumerate(spec.roles)}
+        result = play_match(engine, spec.rules, bots, seed=9, until=before_decision)
+        assert result.outcome.rated
+        assert len(bot_obs) == len(env_obs) > 20
+        assert all(np.array_equal(a, b) for a, b in zip(env_obs, bot_obs))
