@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from standoff.sdk.positions import from_position
 from standoff.server.games.schotten_totten import SchottenTotten, STState, make_rules
 from standoff.server.games.schotten_totten import cards as C
-from standoff.server.games.schotten_totten.state import NO_ONE, TACTICS_DECK, TROOPS
+from standoff.server.games.schotten_totten.state import NO_ONE
 
 GAME = SchottenTotten()
 ROLES = ("p1", "p2")
@@ -65,7 +66,8 @@ def position(
     leader_played: Mapping[str, bool] | None = None,
     passes: int = 0,
 ) -> STState:
-    """A consistent position.
+    """A consistent position, built through the public position format (docs/positions.md:
+    ``standoff.sdk.positions.from_position``); this helper only fills in the test defaults.
 
     * ``flags={1: {"p1": [...], "p2": [...]}}``: cards on each side, in order of arrival; their
       ``placed`` times are 1, 2, 3... in the order given (flag by flag, in role order), unless
@@ -76,96 +78,61 @@ def position(
       index 1 whatever the ruleset.)
     * ``step``: ``"turn"`` (the turn is not expanded yet), or ``"play"``, ``"claim"``, ``"draw"``
       (the stack of an expanded turn cut at that phase: the frames above it are gone).
+    * ``tactics_played`` / ``leader_played``: 0 / false for every role unless given.
     """
     rules = make_rules(ruleset, options)
-    state = STState(rules)
     roles = rules.roles
-    n = len(roles)
-    role_index = roles.index  # this ruleset's roles (two or three), shadowing the helper
-    seen: set[int] = set()
+    entries: dict[int, dict] = {}
 
-    def take(names_: Iterable[str]) -> tuple[int, ...]:
-        out = tuple(card(x) for x in names_)
-        for c in out:
-            assert c not in seen, f"{C.card_name(c)} is placed twice"
-            seen.add(c)
-        return out
-
-    hands = hands or {}
-    for role in roles:
-        state.hands[role_index(role)] = tuple(sorted(take(hands.get(role, ()))))
+    def entry(flag: int) -> dict:
+        return entries.setdefault(flag, {"flag": flag, "sides": {}, "placed": {}})
 
     clock = 0
     for flag in sorted(flags or {}):
         for role in roles:
-            side = take((flags or {})[flag].get(role, ()))
-            i = (flag - 1) * n + role_index(role)
-            state.sides[i] = side
-            times = []
-            for _ in side:
-                clock += 1
-                times.append(clock)
-            state.placed[i] = tuple(times)
+            cards = list((flags or {})[flag].get(role, ()))
+            entry(flag)["sides"][role] = cards
+            entry(flag)["placed"][role] = list(range(clock + 1, clock + 1 + len(cards)))
+            clock += len(cards)
     for (flag, role), times in (placed or {}).items():
-        i = (flag - 1) * n + role_index(role)
-        times = tuple(times)
-        assert len(times) == len(state.sides[i]), "one placed time per card"
-        state.placed[i] = times
+        entry(flag)["placed"][role] = list(times)
         clock = max([clock, *times])
-
-    for flag, role in (fog or {}).items():
-        take(["fog"])
-        state.fog[flag - 1] = role_index(role)
-    for flag, role in (mud or {}).items():
-        take(["mud"])
-        state.mud[flag - 1] = role_index(role)
-    for flag, role in (claimed or {}).items():
-        state.claimed[flag - 1] = role_index(role)
-    for role, pile in (discards or {}).items():
-        state.discards[role_index(role)] = take(pile)
-
-    full = [tuple(C.troop_deck(rules.max_value)), C.TACTICS if rules.tactics else ()]
-    for d, deck_name in ((TROOPS, "troops"), (TACTICS_DECK, "tactics")):
-        if decks is not None and deck_name in decks:
-            chosen = take(decks[deck_name])
-            assert all((c < 60) == (d == TROOPS) for c in chosen), f"wrong kind in {deck_name}"
-            rest = tuple(c for c in full[d] if c not in seen)
-            state.discards[1] += rest
-            seen.update(rest)
-            state.decks[d] = tuple(sorted(chosen))
-        else:
-            state.decks[d] = tuple(c for c in full[d] if c not in seen)
-            seen.update(state.decks[d])
-
-    table = 0
-    for side in state.sides:
-        for c in side:
-            if c < 60:
-                table |= 1 << c
-    for pile in state.discards:
-        for c in pile:
-            if c < 60:
-                table |= 1 << c
-    state.table = table
-
-    for role, count in (tactics_played or {}).items():
-        state.tactics_played[role_index(role)] = count
-    for role, flag_ in (leader_played or {}).items():
-        state.leader_played[role_index(role)] = flag_
-    state.current = role_index(current)
-    state.passes = passes
-    state.turn = 1
-    state.number = clock
-    state.history = None
-    state.pending = None
-    state.outcome = None
-
+    for key, table in (("fog", fog), ("mud", mud), ("claimed_by", claimed)):
+        for flag, role in (table or {}).items():
+            entry(flag)[key] = role
+    piles = {role: list(cards) for role, cards in (discards or {}).items()}
+    data = {
+        "game": GAME.name, "ruleset": rules.ruleset, "options": dict(rules.options),
+        "number": clock, "turn": 1, "to_move": current, "passes": passes,
+        "flags": [entries[f] for f in sorted(entries)],
+        "hands": {role: list(cards) for role, cards in (hands or {}).items()},
+        "discards": piles,
+        "tactics_played": {role: (tactics_played or {}).get(role, 0) for role in roles},
+        "leader_played": {role: (leader_played or {}).get(role, False) for role in roles},
+    }
     if step == "turn":
-        state.stack = [("turn",)]
+        data["stack"] = [{"step": "turn"}]
     else:
         frames = turn_frames(rules.claim_timing)
         top = max(i for i, frame in enumerate(frames) if frame[0] == step)
-        state.stack = frames[: top + 1]
+        data["stack"] = [{"step": frame[0]} for frame in frames[: top + 1]]
+    if decks is not None:
+        # a restricted deck: the cards of its kind found nowhere else go to p2's discard pile
+        data["decks"] = {name: list(decks.get(name, ())) for name in ("troops", "tactics")}
+        placed_names = {c for h in data["hands"].values() for c in h} | {c for p in piles.values() for c in p}
+        placed_names |= {c for e in entries.values() for side in e["sides"].values() for c in side}
+        placed_names |= {n for key, n in (("fog", "fog"), ("mud", "mud")) if any(key in e for e in entries.values())}
+        full = {"troops": [C.card_name(c) for c in C.troop_deck(rules.max_value)],
+                "tactics": [C.card_name(c) for c in C.TACTICS] if rules.tactics else []}
+        for name in ("troops", "tactics"):
+            if name in decks:
+                chosen = set(decks[name])
+                piles.setdefault(roles[1], []).extend(
+                    c for c in full[name] if c not in chosen and c not in placed_names)
+            else:
+                data["decks"][name] = [c for c in full[name] if c not in placed_names]
+    state = from_position(GAME, data)
+    state.history = None
     return state
 
 
