@@ -351,3 +351,15 @@ def test_the_china_card_and_un_intervention_are_never_headlined():
     game, state = load("ts/headline_restrictions.txt")
     decision = game.decision(state)
     assert (decision.role, decision.step, keys(game, state)) == ("ussr", "headline", ["card:fidel", "card:nasser"])
+
+
+def test_the_json_files_satisfy_the_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from standoff.sdk.positions import position_schema
+
+    validator = jsonschema.Draft202012Validator(position_schema())
+    files = sorted(HERE.rglob("*.json"))
+    assert files
+    for path in files:
+        errors = list(validator.iter_errors(json.loads(path.read_text())))
+        assert not errors, f"{path.name}: {errors[0].message}"
