@@ -270,7 +270,7 @@ class _Replay:
             if decision.role != role or decision.step != step:
                 raise SimulationError(
                     f"entry {number}: the history has {role} at {step!r}, the engine asks "
-                    f"{decision.role} at {decision.step!r}"
+                    f"{decision.role} at {decision.step!r}" + (_FROM_POSITION if i == 0 else "")
                 )
             option = self._option(decision, role, step, key, i)
             if option is None:
@@ -346,6 +346,11 @@ class _Replay:
             extra.remove(swap)
             self._relabel(card, swap)
         self.orphans.clear()
+
+
+#: The hint for a history that does not start at the deal (docs/positions.md).
+_FROM_POSITION = (" (the history does not start at the deal: a match started from a position? "
+                  "Belief.from_position(game, view, position) starts from one)")
 
 
 def _differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -424,6 +429,8 @@ class Belief:
                             + ")"
                         )
             except SimulationError as exc:
+                if not history and _FROM_POSITION not in str(exc):  # a match's first view has the deal
+                    exc = SimulationError(f"{exc}{_FROM_POSITION}")
                 error = error or exc
                 continue
             self.rules = candidate

@@ -374,7 +374,9 @@ class _Replay:
         if decision is None:
             raise _Mismatch("the replayed match is over")
         if (decision.role, decision.step) != (role, step):
-            raise _Mismatch(f"the engine asks {decision.role} at {decision.step!r}")
+            hint = (" (the history does not start at the deal: a match started from a position? "
+                    "Belief.from_position(game, view, position) starts from one)") if gi == 0 else ""
+            raise _Mismatch(f"the engine asks {decision.role} at {decision.step!r}{hint}")
         self.pins = set(self.needs(gi))
         if gi + 1 < len(self.groups):
             self.pins |= self.needs(gi + 1)
