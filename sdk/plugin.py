@@ -137,9 +137,22 @@ class GameCapabilities(Protocol):
         policy decides)."""
         ...
 
+    def to_position(self, state: Any) -> dict[str, Any]:
+        """The whole state as a JSON-ready position (docs/positions.md) in the game's public
+        words; the built-in games have theirs in ``standoff.server.games.positions``.
+        ``standoff replay --position`` and ``to_position`` use it."""
+        ...
+
+    def from_position(self, data: Mapping[str, Any]) -> Any:
+        """The state a position describes (``from_position(to_position(s))`` asks the same
+        decision as ``s``); raises ``standoff.sdk.positions.PositionError`` (a ``ValueError``)
+        naming the field at fault. ``standoff play --position``, records that start from a
+        position and ``StartMatch.start_position`` use it."""
+        ...
+
 
 #: The names :func:`capability` knows (the methods of :class:`GameCapabilities`).
-CAPABILITIES = ("determinize", "render", "flags_claimed", "fallback_index")
+CAPABILITIES = ("determinize", "render", "flags_claimed", "fallback_index", "to_position", "from_position")
 
 
 def capability(game: Any, name: str) -> Callable[..., Any] | None:
