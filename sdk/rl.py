@@ -47,6 +47,7 @@ __all__ = [
     "RLSpec",
     "UnknownAction",
     "action_table",
+    "recent_view",
     "policy_bot",
     "spec_for",
 ]
@@ -56,6 +57,14 @@ TS = "twilight-struggle"
 #: history entries at the end of the view encoded as one-hot action ids (what was just played:
 #: the card a ``place`` step places, the card whose use a ``card_use`` step chooses...)
 RECENT = 3
+
+
+def recent_view(game: Any, state: Any, role: str, applied: int) -> dict[str, Any]:
+    """``game.view(state, role)`` with only the recent history the observation needs (entries
+    numbered after ``applied - 16``, ``applied`` being the number of decisions applied so far,
+    chance included): the whole history costs time linear in the match's length. The
+    observation is the same as from the full view."""
+    return game.view(state, role, max(0, applied - 16))
 
 
 class UnknownAction(KeyError):
@@ -346,6 +355,7 @@ class TwilightStruggleEncoder(Encoder):
             out[base + 1] = view.get("space", {}).get(role, 0) / 8
         base = L["tracks"].start
         vp = view.get("vp", 0)
+        vp = max(-20, min(20, vp))  # the game ends at 20 (a final scoring may overshoot)
         out[base] = (vp if me == self.roles[1] else -vp) / 20  # positive: good for me
         out[base + 1] = view.get("defcon", 5) / 5
         out[base + 2] = view.get("turn", 0) / 10

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..server.core.game import CHANCE, sample_chance
-from .rl import RLSpec, spec_for
+from .rl import RLSpec, recent_view, spec_for
 
 __all__ = ["StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "rewards_of"]
 
@@ -54,7 +54,8 @@ class _Table:
         self.rng = rng
         self.state = spec.game.new_state(spec.rules)
         self.decision = None
-        self.decisions = 0
+        self.decisions = 0  # the seats' decisions
+        self.applied = 0  # every decision, chance included (the views' history numbers)
         self.advance()
 
     def advance(self) -> None:
@@ -62,17 +63,19 @@ class _Table:
         game, state = self.spec.game, self.state
         while (decision := game.decision(state)) is not None and decision.role == CHANCE:
             game.apply(state, decision.options[sample_chance(self.rng, decision)])
+            self.applied += 1
         self.decision = decision
 
     def play(self, action: int) -> None:
         index = self.spec.option_index(self.decision, action)
         self.spec.game.apply(self.state, self.decision.options[index])
         self.decisions += 1
+        self.applied += 1
         self.advance()
 
     def observe(self, role: str, *, to_move: bool) -> dict[str, np.ndarray]:
         spec = self.spec
-        observation = spec.observe(spec.game.view(self.state, role))
+        observation = spec.observe(recent_view(spec.game, self.state, role, self.applied))
         if to_move and self.decision is not None and self.decision.role == role:
             mask = spec.mask(self.decision)
         else:
@@ -247,6 +250,7 @@ class StandoffGymEnv(gymnasium.Env):
             decision = table.decision
             index = self.bots[decision.role].choose(table.state, decision)
             self.rl.game.apply(table.state, decision.options[index])
+            table.applied += 1
             table.advance()
         if table.decision is None:
             outcome = self.rl.game.outcome(table.state)

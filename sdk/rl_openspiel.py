@@ -43,7 +43,7 @@ import numpy as np
 import pyspiel
 
 from ..server.core.game import CHANCE
-from .rl import RLSpec, spec_for
+from .rl import RLSpec, recent_view, spec_for
 
 __all__ = ["GAMES", "StandoffOpenSpielGame", "StandoffOpenSpielState", "load"]
 
@@ -222,8 +222,12 @@ class StandoffOpenSpielState(pyspiel.State):
 
     # -- what a player knows --
 
-    def view(self, player: int) -> dict[str, Any]:
-        return self.rl.game.view(self.engine_state, self.rl.roles[player])
+    def view(self, player: int, recent: bool = False) -> dict[str, Any]:
+        """The player's view; ``recent``: with only the recent history (what observations use)."""
+        state = self.match.state
+        if recent:
+            return recent_view(self.rl.game, state, self.rl.roles[player], getattr(state, "number", 0))
+        return self.rl.game.view(state, self.rl.roles[player])
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> StandoffOpenSpielState:
         """A state the player cannot tell from this one: the engine's ``determinize`` for its
@@ -250,10 +254,10 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: StandoffOpenSpielState, player: int) -> None:
-        self.tensor[:] = self.rl.observe(state.view(player))
+        self.tensor[:] = self.rl.observe(state.view(player, recent=True))
 
     def string_from(self, state: StandoffOpenSpielState, player: int) -> str:
-        view = state.view(player)
+        view = state.view(player, recent=not self.perfect_recall)
         if not self.perfect_recall:
             view = {k: v for k, v in view.items() if k not in ("history", "history_from")}
         return _canonical(view)
