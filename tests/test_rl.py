@@ -50,6 +50,27 @@ def test_action_tables_are_sorted_and_stable():
     assert action_table("schotten-totten").keys[:2] == ("card:alexander", "card:blue-1")
 
 
+def test_every_literal_event_choice_of_twilight_struggle_has_an_action_id():
+    """The words of the engine's ``ask(state, side, name, keys)`` calls (events/*.py): every
+    string literal among the keys is in the table as ``choice:<word>``, so choices that random
+    matches rarely reach are covered too."""
+    import ast
+    import pathlib
+
+    import standoff.server.games.twilight_struggle as ts
+
+    table = action_table("twilight-struggle")
+    words = set()
+    for path in sorted((pathlib.Path(ts.__file__).parent / "events").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ask" and len(node.args) >= 4:
+                parts = {id(c) for f in ast.walk(node.args[3]) if isinstance(f, ast.JoinedStr) for c in ast.walk(f)}
+                words |= {c.value for c in ast.walk(node.args[3])
+                          if isinstance(c, ast.Constant) and isinstance(c.value, str) and id(c) not in parts}
+    assert len(words) > 15
+    assert sorted(w for w in words if f"choice:{w}" not in table.index) == []
+
+
 @pytest.mark.parametrize(("game", "ruleset"), GAMES)
 def test_every_option_of_random_matches_has_an_action_id(game, ruleset):
     matches = {"twilight-struggle": 300 if LONG else 40}.get(game, 200 if LONG else 30)
@@ -229,3 +250,40 @@ def test_policy_bot_sees_what_the_environment_gives_the_agent():
         assert result.outcome.rated
         assert len(bot_obs) == len(env_obs) > 20
         assert all(np.array_equal(a, b) for a, b in zip(env_obs, bot_obs))
+
+
+# -- the example and the benchmark ----------------------------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def test_training_example_runs_and_enters_a_tournament(tmp_path):
+    """examples/train_schotten_totten.py --quick: a tiny training, the evaluation, and the
+    tournament with the agent as a plugin bot (the full run, with its ≥ 90% against random, runs
+    with STANDOFF_LONG=1)."""
+    import subprocess
+    import sys
+
+    args = [] if LONG else ["--quick"]
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "train_schotten_totten.py"), *args,
+                          "--out", str(tmp_path)], capture_output=True, text=True, timeout=1200)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "Traceback" not in out.stderr
+    import json
+
+    trained = json.loads((tmp_path / "st_agent.json").read_text())
+    assert len(trained["weights"]) == 14
+    if LONG:
+        assert trained["win_rate_vs_random"] >= 0.9
+    results = (tmp_path / "st-agent" / "results.jsonl").read_text().splitlines()
+    assert results and any("st-agent" in line for line in results)
+
+
+def test_rl_benchmark_runs():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_rl_env.py"), "--seconds", "0",
+                          "--only", "raw,pettingzoo,gym"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.count("\n") == 1 + 3 * 3
