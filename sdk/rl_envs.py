@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from ..server.core.game import CHANCE, sample_chance
 from .rl import RLSpec, recent_view, spec_for
 
-__all__ = ["StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "rewards_of"]
+__all__ = ["GYM_IDS", "StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "rewards_of"]
 
 
 def rewards_of(spec: RLSpec, outcome: Any) -> dict[str, float]:
@@ -284,3 +284,10 @@ class StandoffGymEnv(gymnasium.Env):
 
 def gym_env(game: str = "schotten-totten", **kwargs: Any) -> StandoffGymEnv:
     return StandoffGymEnv(game, **kwargs)
+
+
+#: Gymnasium ids (``gymnasium.make("standoff/SchottenTotten-v0", ruleset="classic", opponent="greedy")``)
+GYM_IDS = {"standoff/SchottenTotten-v0": "schotten-totten", "standoff/TwilightStruggle-v0": "twilight-struggle"}
+for _id, _game in GYM_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point=StandoffGymEnv, kwargs={"game": _game})

@@ -169,6 +169,19 @@ def test_gymnasium_check_env(game, opponent):
         check_env(StandoffGymEnv(game, opponent=opponent), skip_render_check=True)
 
 
+def test_gymnasium_make_by_id():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("standoff/SchottenTotten-v0", ruleset="classic", opponent="greedy", seat="p2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    obs, info = env.reset(seed=0)
+    assert info["role"] == "p2" and obs["action_mask"].sum() > 0
+    assert gymnasium.make("standoff/TwilightStruggle-v0").unwrapped.rl.game.name == "twilight-struggle"
+
+
 def test_gymnasium_episodes_are_seeded_and_end_with_the_outcome():
     env = StandoffGymEnv("schotten-totten", ruleset="classic", opponent="greedy")
 
