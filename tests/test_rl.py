@@ -300,3 +300,23 @@ def test_rl_benchmark_runs():
                           "--only", "raw,pettingzoo,gym"], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.count("\n") == 1 + 3 * 3
+
+
+def test_policy_bot_plays_over_grpc(tmp_path):
+    """The same PolicyBot as a remote SDK bot: it connects with a token and plays a match against
+    greedy through a real referee (views decoded by the SDK, history completed by its book)."""
+    from kits.server import ServerThread
+
+    from standoff.sdk.client import run_in_thread
+
+    server = ServerThread(tmp_path).start()
+    try:
+        token = server.tokens.add("agent")
+        bot = PolicyBot(lambda obs, mask: int(np.flatnonzero(mask)[-1]), "schotten-totten", name="agent")
+        thread, box = run_in_thread(bot, server.address, token, matches=1)
+        response = server.start_match(["greedy", "remote:agent"], seed=4, wait=True, ruleset="classic")
+        thread.join(60)
+        assert box and box[0].match_id == response.match_id and box[0].rated
+        assert bot.fallbacks == 0 and bot.spec.rules.ruleset == "classic"
+    finally:
+        server.stop()
