@@ -112,3 +112,19 @@ def test_openspiel_mcts_and_ismcts_bots_play_it():
         else:
             state.apply_action(bots[state.current_player()].step(state))
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("game_name", ["schotten-totten", "twilight-struggle"])
+def test_serialized_states_come_back(game_name):
+    """OpenSpiel's serialisation (the game's parameters and the action history) replays to the
+    same state: the engine is deterministic given the actions, chance outcomes included."""
+    game = rl_openspiel.load(game_name)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    for state in _walk(game, 5, every=37):
+        again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+        assert again.history() == state.history()
+        assert str(again) == str(state)
+        if not state.is_chance_node() and not state.is_terminal():
+            assert again.information_state_string(state.current_player()) == state.information_state_string(state.current_player())
+        if state.is_terminal():
+            assert again.returns() == state.returns()
