@@ -454,9 +454,15 @@ _ENCODERS = {ST: SchottenTottenEncoder, TS: TwilightStruggleEncoder}
 
 
 def spec_for(game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> RLSpec:
-    """The :class:`RLSpec` of a built-in game, ruleset and rules options."""
+    """The :class:`RLSpec` of a built-in game, ruleset and rules options (made once, then shared:
+    specs are read-only)."""
+    return _spec(game, ruleset, tuple(sorted((options or {}).items())))
+
+
+@lru_cache(maxsize=64)
+def _spec(game: str, ruleset: str | None, options: tuple[tuple[str, str], ...]) -> RLSpec:
     engine = _game(game)
-    rules = engine.rules(ruleset, dict(options or {}))
+    rules = engine.rules(ruleset, dict(options))
     table = action_table(game)
     return RLSpec(engine, rules, table, _ENCODERS[game](table, rules.roles))
 
