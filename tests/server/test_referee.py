@@ -252,7 +252,7 @@ def test_flooding_ends_the_session_with_resource_exhausted(tmp_path):
         empty = pb.PlayRequest().SerializeToString()
         for _ in range(5000):
             client.send(empty)
-        while client.next(timeout=20) is not None:
+        while client.next(timeout=60)  # generous: a loaded machine, never a timed assertion is not None:
             pass
         assert client.status.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         client.close()
