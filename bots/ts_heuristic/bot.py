@@ -49,6 +49,7 @@ from .data import (
     SIDE_NAME,
     STAR_WARS,
     TDTW,
+    TRAP_ON,
     US,
     USSR,
     WIN,
@@ -384,6 +385,8 @@ class TSHeuristicBot(Choices, Bot):
         owner = OWNER[card]
         if owner is not None and owner != x.me:
             # an opponent's card: its event fires for them while we are phasing
+            if card == TRAP_ON[x.me] and x.playable(card, 1):
+                return False  # Quagmire / Bear Trap on ourselves
             if card in DEFCON_DROPPERS or card in (CIA_CREATED, LONE_GUNMAN, ORTEGA, TDTW, GRAIN_SALES, STAR_WARS):
                 return x.defcon >= 4 and not self._set2_first(x, card)
             return True

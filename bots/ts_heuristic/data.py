@@ -99,6 +99,13 @@ LONE_GUNMAN, GRAIN_SALES, STAR_WARS, KAL_007, ORTEGA, TDTW, WARGAMES, DEFECTORS 
     _card(i) for i in ("lone_gunman", "grain_sales_to_soviets", "star_wars", "soviets_shoot_down_kal_007",
                        "ortega_elected_in_nicaragua", "tear_down_this_wall", "wargames", "defectors")
 )
+QUAGMIRE, BEAR_TRAP, AN_EVIL_EMPIRE, NIXON = (
+    _card(i) for i in ("quagmire", "bear_trap", "an_evil_empire", "nixon_plays_the_china_card")
+)
+#: the trap each side must never fire on itself (Quagmire traps the US, Bear Trap the USSR)
+TRAP_ON = {US: QUAGMIRE, USSR: BEAR_TRAP}
+#: the war cards (Flower Power costs the US 2 VP for each one it uses, except for space)
+WAR_CARDS = frozenset(CD.WAR_CARDS)
 #: cards whose event, fired for its owner, lowers DEFCON by one on its own
 DEFCON_DROPPERS = frozenset((DUCK_AND_COVER, WWBY, KAL_007))
 #: neutral cards that may lower DEFCON by a decision of the opponent (or by chance) when fired

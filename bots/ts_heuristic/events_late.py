@@ -73,7 +73,7 @@ def _tdtw(sim, s):
 def _evil_empire(sim, s):
     sim.vp(s, 1)
     if "flower_power" in sim.x.effects:
-        sim.bonus(s, 0.8)
+        sim.bonus(s, 2.5)  # each war card the US still plays would cost it 2 VP
 
 
 def _pershing(sim, s):

@@ -184,6 +184,8 @@ def _nixon(sim, s):
     ussr = x.rel(USSR)
     if x.china == ussr:
         sim.bonus(s, 2.0)
+        if x.turn >= 10:  # the final scoring's China Card VP changes hands: a 2 VP swing
+            sim.vp(s, 2)
     else:
         sim.vp(s, 2)
 

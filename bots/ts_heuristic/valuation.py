@@ -12,7 +12,14 @@ times the VP and ability of the next box.
 :mod:`.events`), its operations, or the space race. An opponent's card costs the harm of its
 event (the same model, carried out greedily for the opponent) unless it goes to the space race,
 so harmful cards are sent to space or held; their event is resolved first, so that our
-operations can repair.
+operations can repair. While this turn's space attempt is open for the card, firing an
+opponent's event costs more (:attr:`Valuation.SPACE_SLOT`, plus half its harm again): the attempt
+is lost if unused, so the worst opponent card goes to space before any opponent event fires. The
+victim of Quagmire / Bear Trap never fires it on itself (space, or keep it; never its headline).
+A non-battleground coup once military operations are met costs :attr:`Valuation.WASTED_COUP`.
+Under Flower Power every US use of a war card but space costs its 2 VP; "An Evil Empire" is
+worth more as an event while Flower Power is in play; Nixon on the last turn moves the China
+Card's final-scoring VP (issue 25).
 
 **DEFCON safety.** Nothing that can bring DEFCON to 1 during our own round (or our headline) is
 ever chosen: no battleground coup at DEFCON 2 (Nuclear Subs excepted for the US), no event that
@@ -67,6 +74,7 @@ from .data import (
     WARGAMES,
     WIN,
 )
+from .data import AN_EVIL_EMPIRE, TRAP_ON, WAR_CARDS
 from .data import country_index as _c
 from .events import EVENTS
 from .simulation import Sim
@@ -195,6 +203,10 @@ class Valuation:
         if not free:
             need = max(0, end_defcon - x.milops[0])
             v += min(ops, need) * x.urgency
+            if need == 0 and not BG[c]:
+                # military operations already met: a non-battleground coup only trades Operations
+                # for a die roll that influence would have placed surely (issue 25, habit 4)
+                v -= self.WASTED_COUP
         if x.me == US and x.has("yuri_and_samantha:turn"):
             v -= 1.0
         return v
@@ -329,9 +341,33 @@ class Valuation:
 
     # -- a card's best use -----------------------------------------------------------------------
 
+    #: what a non-battleground coup costs once military operations are met
+    WASTED_COUP = 2.0
+    #: what firing an opponent's event costs, beyond its harm, while this turn's space attempt is
+    #: still open for the card (plus half the harm again): the attempt is lost if unused
+    SPACE_SLOT = 3.0
+    SLOT_HARM = 0.5
+
+    def flower_power_on(self, x: Ctx) -> bool:
+        return "flower_power" in x.effects and AN_EVIL_EMPIRE not in x.events_played
+
     def card_uses(self, x: Ctx, card: int, offered: set[str] | None = None) -> list[tuple[float, str]]:
         """(value, option key) of every sensible use of ``card`` now, unsafe ones left out.
-        ``offered``: the card_use option keys when known."""
+        ``offered``: the card_use option keys when known.
+
+        Lasting effects and the space slot (issue 25): the US pays Flower Power's 2 VP on every
+        use of a war card but space; the victim of Quagmire / Bear Trap never fires it on itself
+        (space, or keep it); an opponent's event that hurts us costs more while this turn's space
+        attempt could take the card instead."""
+        uses = self._card_uses(x, card, offered)
+        if x.me == US and card in WAR_CARDS and self.flower_power_on(x):
+            uses = [(val - 2.0 if key != "use:space" else val, key) for val, key in uses]
+        if card not in self.danger_cards(x) and self.space_for_danger(x):
+            # the attempt is needed to get rid of a card that could lower DEFCON on our round
+            uses = [(val - 3.0 if key == "use:space" else val, key) for val, key in uses]
+        return uses
+
+    def _card_uses(self, x: Ctx, card: int, offered: set[str] | None = None) -> list[tuple[float, str]]:
         data = CARD[card]
         defcon = x.defcon
         out: list[tuple[float, str]] = []
@@ -376,21 +412,27 @@ class Valuation:
             if card == DEFECTORS and x.me == USSR:
                 harm += 1.0
             order = "event_first"
+            if fires and card == TRAP_ON[x.me]:
+                drop = 5  # trapping ourselves: no use but space (or keeping the card)
+            slot = 0.0
+            if (fires and harm > -0.25 and space is not None and self.space_possible(x, v)
+                    and (card in self.danger_cards(x) or not self.space_for_danger(x))):
+                slot = self.SPACE_SLOT + self.SLOT_HARM * max(0.0, harm)
             if drop < 5 and defcon - drop >= 2:
                 if fires and drop == 0 and harm > 0.05:
                     first, after = self.order_values(x, card, v)
                     if after > first + 0.05:
-                        out.append((after, "use:influence:event_after"))
+                        out.append((after - slot, "use:influence:event_after"))
                     else:
-                        out.append((first, "use:influence:event_first"))
+                        out.append((first - slot, "use:influence:event_first"))
                 else:
-                    out.append((infl - harm, f"use:influence:{order}"))
+                    out.append((infl - harm - slot, f"use:influence:{order}"))
                 cv, ct = self.best_coup(x, v, card, defcon - drop, allow_bg=(defcon - drop >= 3))
                 if ct is not None:
-                    out.append((cv - harm, f"use:coup:{order}"))
+                    out.append((cv - harm - slot, f"use:coup:{order}"))
                 rv = self.realign_value(x, v, defcon - drop)
                 if rv > 0:
-                    out.append((rv - harm, f"use:realign:{order}"))
+                    out.append((rv - harm - slot, f"use:realign:{order}"))
             if space is not None:
                 out.append((space + (0.15 if fires else 0.0), "use:space"))
         return out
@@ -426,6 +468,12 @@ class Valuation:
         if key not in x._cache:
             x._cache[key] = [c for c in x.hand if OWNER.get(c) == x.opp and self.event_drop(x, c, 1, 2) >= 1]
         return x._cache[key]
+
+    def space_for_danger(self, x: Ctx) -> bool:
+        """Does the turn's space attempt belong to a card whose event could lower DEFCON on our
+        round: more of them in hand than the cards we may keep at the end of the turn?"""
+        danger = self.danger_cards(x)
+        return bool(danger) and len(danger) > len(x.hand) - x.rounds_left(0)
 
     def danger_excess(self, x: Ctx, defcon: int) -> int:
         """How many of those we might be forced to play at DEFCON 2 this turn: more than the cards

@@ -1,0 +1,165 @@
+"""``ts-heuristic``'s habits of issue 25, each at a position where the heuristic before the fixes
+(the frozen plugin copy ``ts-heuristic-v1`` in tests/plugins/ts_heuristic_v1) chose wrong and the
+bot now chooses right. Each position is asked through wire-decoded views, like a remote bot.
+
+1. an opponent's event fired while the turn's space attempt could take the card;
+2. the victim of Quagmire / Bear Trap playing it on itself (for Operations or as its headline);
+4. a non-battleground coup once military operations are met;
+5. lasting effects and the end game: Nixon giving the China Card's final-scoring VP on turn 10.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from standoff.bots.ts_heuristic import TSHeuristicBot
+from standoff.server.games.twilight_struggle import map_data as M
+from standoff.server.games.twilight_struggle.state import USSR
+from standoff.server.wire import encode_view
+from tests.kits.ts_positions import GAME, play, position
+
+FROZEN = Path(__file__).resolve().parent.parent / "plugins" / "ts_heuristic_v1"
+
+
+@pytest.fixture(autouse=True)
+def strict(monkeypatch):
+    """Exceptions inside the bot must fail the tests, not fall back silently."""
+    monkeypatch.setattr(TSHeuristicBot, "strict", True)
+
+
+def frozen_bot(seed: int = 0):
+    if str(FROZEN) not in sys.path:
+        sys.path.insert(0, str(FROZEN))
+    from standoff_ts_heuristic_v1.bot import TSHeuristicBot as Frozen
+
+    bot = Frozen(seed)
+    bot.strict = True
+    return bot
+
+
+def ask(bot, state) -> tuple[str, str]:
+    d = GAME.decision(state)
+    view = encode_view(GAME.name, GAME.view(state, d.role)).twilight_struggle
+    index = bot.choose(d, view)
+    assert isinstance(index, int) and 0 <= index < len(d.options)
+    return d.step, d.options[index].key
+
+
+def old_and_new(make) -> tuple[str, str]:
+    """The frozen heuristic's answer and the current one's, each on a fresh copy of the position."""
+    return ask(frozen_bot(), make())[1], ask(TSHeuristicBot(0), make())[1]
+
+
+# -- 1. the space race takes the opponent's event ----------------------------------------------------
+
+
+def _marshall_plan():
+    # Turn 1, the USSR plays Marshall Plan (a US event: 1 US influence in each of 7 Western European
+    # countries the USSR does not control, and NATO made playable). The USSR space marker is on
+    # box 0: box 1 needs 2 Operations, Marshall Plan has 4, and no attempt was made this turn.
+    state = position(hands={"ussr": ["marshall_plan", "socialist_governments"], "us": ["comecon"]},
+                     phasing="ussr", turn=1, end_turn=10)
+    return play(state, "card:marshall_plan")
+
+
+def test_an_opponent_event_goes_to_space_while_the_attempt_is_open():
+    """Sent to the space race the card's event never fires (rules: a card used for a space
+    attempt has no event) and the USSR may gain the box; for Operations it hands the US seven
+    Western European influence. The old heuristic placed influence, firing the event."""
+    old, new = old_and_new(_marshall_plan)
+    assert old.startswith("use:influence")
+    assert new == "use:space"
+
+
+# -- 2. never trap ourselves ----------------------------------------------------------------------------
+
+
+def _quagmire():
+    state = position(hands={"us": ["quagmire", "decolonization"], "ussr": ["comecon"]}, phasing="us", turn=4,
+                     defcon=4, end_turn=10)
+    return play(state, "card:quagmire")
+
+
+def test_the_us_never_plays_quagmire_on_itself():
+    """Quagmire played by the US for Operations fires for the USSR: the US then spends its action
+    rounds discarding 2-Ops cards and rolling 1-4 to escape. Space (no event) instead."""
+    old, new = old_and_new(_quagmire)
+    assert old.startswith("use:") and old != "use:space"
+    assert new == "use:space"
+
+
+def test_the_ussr_never_headlines_bear_trap():
+    """The USSR must headline one of two US events. A headlined Bear Trap fires for the US: the
+    USSR is trapped from its first round (each round a 2+ Ops discard and a 1-4 roll to get out)
+    instead of playing cards. Containment only adds an Operation to the US's cards this turn. The
+    old heuristic headlined Bear Trap."""
+    def make():
+        state = position(hands={"ussr": ["bear_trap", "containment"], "us": ["comecon"]}, phasing="ussr",
+                         turn=4, defcon=4, end_turn=10)
+        state.ar = 0
+        state.stack = [("end_turn",), ("headline_choose", USSR, False)]
+        return state
+
+    old, new = old_and_new(make)
+    assert old == "card:bear_trap"
+    assert new == "card:containment"
+
+
+# -- 4. no non-battleground coup once military operations are met ---------------------------------------
+
+
+def _coup_or_influence(milops: int):
+    # Every battleground but Nigeria is the US's (stability + 2); the USSR holds Sudan (1, a
+    # non-battleground of stability 1, next to US Egypt); Nigeria (a battleground of stability 1)
+    # is empty and out of the US's reach: its neighbours Saharan States, Cameroon and Ivory Coast
+    # are empty. DEFCON 4; the US has `milops` military operations.
+    def make():
+        inf = {c.id: (c.stability + 2, 0) for c in M.COUNTRIES if c.battleground}
+        inf.update({"sudan": (0, 1), "nigeria": (0, 0)})
+        state = position(hands={"us": ["decolonization", "defectors"], "ussr": ["comecon"]}, phasing="us", turn=4,
+                         defcon=4, end_turn=10, influence=inf)
+        state.milops = [0, milops]
+        state.space = [0, 4]  # box 5 needs 3 Operations: Defectors (2) cannot go to space
+        return play(state, "card:defectors")
+
+    return make
+
+
+def test_no_non_battleground_coup_once_military_operations_are_met():
+    """With 4 military operations at DEFCON 4 the requirement is met, so the coup in Sudan earns
+    none: its 2 Operations only buy a die roll for a non-battleground next to a country the US
+    already holds. Influence places for sure: 2 in Saharan States (stability 1) controls it and
+    opens Nigeria, an empty battleground, to the US. The old heuristic couped Sudan."""
+    make = _coup_or_influence(4)
+    old, new = old_and_new(make)
+    assert old == "use:coup"
+    assert new == "use:influence"
+    state = play(make(), new)
+    assert ask(TSHeuristicBot(0), state) == ("influence", "country:saharan_states")
+
+
+def test_a_coup_still_meets_missing_military_operations():
+    """Without military operations the same coup is worth its operations (the shortfall costs VP
+    at the end of the turn): both bots coup."""
+    old, new = old_and_new(_coup_or_influence(0))
+    assert old == new == "use:coup"
+
+
+# -- 5. the end game -------------------------------------------------------------------------------------
+
+
+def test_nixon_does_not_give_away_the_china_card_on_the_last_turn():
+    """Turn 10, the USSR holds The China Card: Nixon played for Operations fires for the US, who
+    receives the card, and with it the China Card's VP at final scoring (a 2 VP swing) and the
+    USSR's last use of it. The old heuristic played it for influence; now it goes to space."""
+    def make():
+        state = position(hands={"ussr": ["nixon_plays_the_china_card", "decolonization"], "us": ["comecon"]},
+                         phasing="ussr", turn=10, defcon=4, end_turn=10)
+        return play(state, "card:nixon_plays_the_china_card")
+
+    old, new = old_and_new(make)
+    assert old.startswith("use:influence")
+    assert new == "use:space"
