@@ -42,7 +42,7 @@ from typing import Any
 
 from ..server.core.game import CHANCE
 from ..server.boards import table_view
-from ..server.core.record import ReplayError, replay_steps
+from ..server.core.record import ReplayError, replay_steps, start_state
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
 from ..server.review import Review, game_for, outcome_lines, render_view, review
@@ -306,18 +306,13 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
 def _table_views(game: Any, record: Any, numbers: set[int]) -> list[dict[str, Any]]:
     """The whole table (:func:`~standoff.server.boards.table_view`) when each decision in
     ``numbers`` was asked, then at the end."""
-    views = []
-    if 1 in numbers:
-        rules = game.rules(record.header.get("ruleset"), record.header.get("options") or {})
-        views.append(table_view(game, game.new_state(rules)))
-    state = None
+    rules = game.rules(record.header.get("ruleset"), record.header.get("options") or {})
+    state = start_state(game, rules, record.header)  # the deal, or the header's position
+    views = [table_view(game, state)] if 1 in numbers else []
     for step in replay_steps(game, record):  # step.state: after the step (one object, updated)
         state = step.state
         if step.number + 1 in numbers:
             views.append(table_view(game, state))
-    if state is None:
-        rules = game.rules(record.header.get("ruleset"), record.header.get("options") or {})
-        state = game.new_state(rules)
     views.append(table_view(game, state))
     return views
 

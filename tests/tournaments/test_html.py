@@ -709,3 +709,63 @@ def test_report_fixes_faults_ratings_numbering_and_seat_order(report, ts_report)
             assert positions == sorted(positions), roles
             buttons = re.findall(r'name="seat" value="([^"]+)"', html_text)
             assert buttons[:len(roles)] == roles
+
+
+def test_a_match_started_from_a_position_is_drawn_from_it(tmp_path):
+    """Matches started from a position (a tournament's ``positions``: two legs, seats swapped):
+    a page's first board is the position's, not the deal's, on the omniscient track (drawn and
+    text) and each seat's; and a seat's track still never holds the other hand's hidden cards."""
+    from standoff.sdk.positions import read_position
+    from standoff.server.boards import table_view
+    from standoff.server.core.record import start_state
+
+    source = Path(__file__).resolve().parents[1] / "positions" / "st" / "claim_wedge_threat.txt"
+    position = read_position(source, GAME)
+    summary = run(tmp_path, "from-a-position", games_per_pairing=2, ruleset=position["ruleset"],
+                  positions=[str(source)])
+    assert summary.complete and len(summary.results) == 2
+    index = write_report(summary.run_dir)
+    wedge = {"red-10", "orange-10", "yellow-10"}  # on flag 1, against green-9 green-10
+    for result in summary.results:
+        path = index.parent / "matches" / page_name(result.match_id)
+        page = parse(path)
+        record = read_record(summary.run_dir / "records" / (path.stem + ".jsonl"))
+        assert record.header.get("position") is not None
+        rules = GAME.rules(record.header["ruleset"], record.header["options"])
+        start = start_state(GAME, rules, record.header)
+        assert start.hands != GAME.new_state(rules).hands
+        timeline = json.loads(page.islands["timeline"])
+        assert timeline[0]["n"] == 1  # the position asks a player first
+        omniscient = json.loads(page.islands["track-omniscient"])
+        view = apply_delta(None, omniscient["frames"][0]["v"])
+        assert view == table_view(GAME, start)
+        assert view["turn"] in (4, 5)  # the position's turn (the deal's is 0)
+        flag1 = view["flags"][0]["sides"]
+        assert sorted([set(side["cards"]) for side in flag1.values()], key=len) == [{"green-9", "green-10"}, wedge]
+        assert all(named(omniscient_boards(omniscient)[0], name) for name in wedge)
+        for me, seat in enumerate(rules.roles):
+            track = json.loads(page.islands[f"track-{seat}"])
+            seat_view = apply_delta(None, track["frames"][0]["v"])
+            assert sorted(seat_view["hand"]) == sorted(card_name(c) for c in start.hands[me])
+            assert seat_view["flags"][0]["sides"] == flag1
+
+            def other(state):
+                cards = {card_name(c) for r, hand in enumerate(state.hands) if r != me for c in hand}
+                return cards - {card_name(c) for c in state.known[me]}
+
+            hidden, returned = [other(start)], set()
+            assert hidden[0] == {card_name(c) for c in start.hands[1 - me]}
+            for step in replay_steps(GAME, record):
+                if step.decision.role == seat and step.decision.step == "scout_return":
+                    returned.add(step.option.key.removeprefix("card:"))
+                hidden.append(other(step.state) - returned)
+            view, checked = None, 0
+            for t, frame in zip(timeline, track["frames"]):
+                view = apply_delta(view, frame["v"])
+                n = len(record.moves) if t.get("end") else t["n"] - 1
+                text = json.dumps({"view": view, "delta": frame["v"], "options": frame.get("o"),
+                                   "prompt": frame.get("p")})
+                for name in hidden[n]:
+                    assert not in_json(text, name), (path.name, seat, n, name)
+                checked += len(hidden[n])
+            assert checked > 20
