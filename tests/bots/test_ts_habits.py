@@ -163,3 +163,20 @@ def test_nixon_does_not_give_away_the_china_card_on_the_last_turn():
     old, new = old_and_new(make)
     assert old.startswith("use:influence")
     assert new == "use:space"
+
+
+def test_the_space_attempt_stays_for_a_defcon_dropper_that_must_go():
+    """DEFCON 2, the USSR holds Duck and Cover and Five Year Plan (US cards: the first lowers
+    DEFCON when it fires on the USSR's round, the second may discard it at random and fire it),
+    Marshall Plan and East European Unrest, with rounds for three of its four cards. Only one of
+    the two DEFCON cards can be kept, the other must go to the space race, the one safe way to
+    play it (its event does not fire): Marshall Plan, although harmful, is not sent to space in
+    its place (a tournament game against random was lost by DEFCON 1 that way)."""
+    def make():
+        state = position(hands={"ussr": ["duck_and_cover", "five_year_plan", "marshall_plan", "east_european_unrest"],
+                                "us": ["nasser"]}, phasing="ussr", turn=3, defcon=2, end_turn=10, rounds=5)
+        state.ar = 4
+        return play(state, "card:marshall_plan")
+
+    step, key = ask(TSHeuristicBot(0), make())
+    assert step == "card_use" and key != "use:space"
