@@ -6,8 +6,8 @@
 * :mod:`kits.conformance` — the conformance checks every game must pass.
 * :mod:`kits.bots` — decisions and views exactly as a bot receives them (``wire``).
 * :mod:`kits.st_positions`, :mod:`kits.ts_positions` — hand-built Schotten Totten and Twilight
-  Struggle positions (Schotten Totten's through the public format, docs/positions.md; position
-  files in ``tests/positions/``).
+  Struggle positions (both built through the public format, docs/positions.md; position files in
+  ``tests/positions/``).
 * :mod:`kits.fakebots` — misbehaving bots (crash, hang, lie), a plugin for ``$STANDOFF_PLUGINS``.
 * :mod:`kits.faultyengine` — a simulated engine bug, a plugin for ``$STANDOFF_PLUGINS``.
 * :mod:`kits.cheater` — a bot that tries every channel of the service to learn hidden cards.

@@ -11,15 +11,18 @@ import pathlib
 import sys
 from collections.abc import Iterable
 
+from standoff.sdk.positions import from_position
 from standoff.server.core.flow import iter_history
 from standoff.server.games.twilight_struggle import TwilightStruggle
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import map_data as M
+from standoff.server.games.twilight_struggle.position import cards_in_game, effect_entry
 from standoff.server.games.twilight_struggle.rules import make_rules
 from standoff.server.games.twilight_struggle.state import US, USSR, TSState
 
 GAME = TwilightStruggle()
 SIDE = {"us": US, "ussr": USSR}
+OTHER = {"us": "ussr", "ussr": "us"}
 
 
 def card(name: str) -> int:
@@ -40,41 +43,48 @@ def position(
     vp: int = 0,
     effects: Iterable[str] = (),
     events_played: Iterable[str] = (),
+    headline: dict[str, str] | None = None,
     setup_influence: bool = True,
     end_turn: int = 3,
     rounds: int = 1,
 ) -> TSState:
-    """A state at an action round of ``phasing``. ``influence`` maps country id → (us, ussr)
-    and overrides the set-up influence there (set ``setup_influence=False`` to start empty).
-    Cards not in a hand are in the draw pile. ``rounds`` action rounds are pending, alternating
-    from ``phasing`` (use 2 to stop at the other side's round after a play)."""
+    """A state at an action round of ``phasing``, built through the public position format
+    (docs/positions.md: ``standoff.sdk.positions.from_position``); this helper only fills in the
+    test defaults.
+
+    * ``influence`` maps country id → (us, ussr) and overrides the set-up influence there (set
+      ``setup_influence=False`` to start empty).
+    * ``effects``: the engine's effect names (``"nato"``, ``"red_scare:us:turn"``).
+    * ``headline``: side → card, the headline cards of the turn (held there, not in the pile).
+    * ``rounds`` action rounds are pending, alternating from ``phasing`` (use 2 to stop at the
+      other side's round after a play).
+    * The draw pile is the loader's default: every card of the periods in play found nowhere
+      else. The periods in play are ``turn``'s; a hand holding a card of a later period (a Late
+      War card's event tried "at turn 1") moves the position to the first turn at which that card
+      is in play (4 for Mid War, 8 for Late War), as the loader requires.
+    """
     rules = make_rules(None, {"end_turn": str(end_turn)})
-    state = TSState(rules, len(M.COUNTRIES))
+    table: dict[str, dict[str, int]] = {}
     if setup_influence:
-        for i, c in enumerate(M.COUNTRIES):
-            state.inf[US][i] = c.start_us
-            state.inf[USSR][i] = c.start_ussr
+        for c in M.COUNTRIES:
+            if c.start_us or c.start_ussr:
+                table[c.id] = {"us": c.start_us, "ussr": c.start_ussr}
     for name, (us, ussr) in (influence or {}).items():
-        state.inf[US][M.INDEX[name]] = us
-        state.inf[USSR][M.INDEX[name]] = ussr
-    held = set()
-    for side, cards in (hands or {}).items():
-        numbers = tuple(sorted(card(c) for c in cards))
-        state.hands[SIDE[side]] = numbers
-        held.update(numbers)
-    state.deck = tuple(n for n in CD.EARLY_WAR if n not in held)
-    state.defcon = defcon
-    state.turn = turn
-    state.ar = 1
-    state.vp = vp
-    state.phasing = SIDE[phasing]
-    state.effects = frozenset(effects)
-    state.events_played = frozenset(card(c) for c in events_played)
-    state.stack = [("end_turn",)]
-    side = SIDE[phasing]
-    sides = [side if k % 2 == 0 else 1 - side for k in range(rounds)]
-    state.stack.extend(("action_round", 1 + k // 2, s) for k, s in reversed(list(enumerate(sides))))
-    return state
+        table[name] = {"us": us, "ussr": ussr}
+    hands = {side: list(cards) for side, cards in (hands or {}).items()}
+    held = {card(c) for cards in hands.values() for c in cards} | {card(c) for c in (headline or {}).values()}
+    turn = next(t for t in sorted({turn, 4, 8}) if t >= turn and held <= set(cards_in_game(rules, t)))
+    sides = [phasing if k % 2 == 0 else OTHER[phasing] for k in range(rounds)]
+    stack = [{"step": "end_turn"}]
+    stack += [{"step": "action_round", "round": 1 + k // 2, "side": s} for k, s in reversed(list(enumerate(sides)))]
+    return from_position(GAME, {
+        "game": GAME.name, "options": dict(rules.options), "turn": turn, "action_round": 1,
+        "phasing": phasing, "vp": vp, "defcon": defcon, "influence": table, "hands": hands,
+        "headline": dict(headline or {}),
+        "effects": [effect_entry(e) for e in effects],
+        "events_played": list(events_played),
+        "stack": stack,
+    })
 
 
 def keys(state: TSState) -> list[str]:

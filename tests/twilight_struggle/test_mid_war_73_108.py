@@ -103,8 +103,8 @@ def test_shuttle_diplomacy_only_once_then_scoring_is_normal():
 
 @proves("asia_scoring", "shuttle_diplomacy")
 def test_shuttle_diplomacy_headlined_against_an_asia_scoring_headline():
-    state = pos(phasing="us", setup_influence=False, influence=ASIA)
-    state.headline = [card("asia_scoring"), card("shuttle_diplomacy")]
+    state = pos(phasing="us", setup_influence=False, influence=ASIA,
+                headline={"ussr": "asia_scoring", "us": "shuttle_diplomacy"})
     # Shuttle Diplomacy (3 Ops) first, the scoring card last (steps.HeadlineReveal's order)
     state.stack.append(("headline_resolve", USSR))
     state.stack.append(("headline_resolve", US))

@@ -25,8 +25,8 @@ def test_scoring_card_held_at_the_end_of_the_turn_loses():
 
 
 def test_final_scoring_counts_the_china_card_and_ignores_twenty_vp():
-    state = position(vp=-25, setup_influence=False)
-    state.china = US
+    state = position(setup_influence=False)
+    state.china, state.vp = US, -25  # beyond the +/-20 of any position (the game ends there)
     final_scoring(state)
     assert state.vp == -24 and state.outcome.winner == "ussr" and state.outcome.termination == "final_scoring"
 
