@@ -80,6 +80,20 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
     raise fail(where, f"expected {what}, got {value!r}")
 
 
+def rules_from(data: Mapping[str, Any], make_rules: Any) -> Any:
+    """The rules a position names (``ruleset``, ``options``), made by the game's ``make_rules``;
+    a bad name or option is a :class:`PositionError` naming the field."""
+    ruleset = data.get("ruleset")
+    if ruleset is not None:
+        expect(ruleset, str, "ruleset", "a ruleset name")
+    options = data.get("options") or {}
+    expect(options, dict, "options", "an object of rules options")
+    try:
+        return make_rules(ruleset, {k: str(v) for k, v in options.items()})
+    except ValueError as exc:
+        raise PositionError(f"options: {exc}") from None
+
+
 def _int_decode(value: Any, where: str) -> int:
     return expect(value, int, where, "a whole number")
 

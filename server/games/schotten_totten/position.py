@@ -27,6 +27,7 @@ from ...core.position import (
     enum_type,
     expect,
     fail,
+    rules_from,
 )
 from . import cards as C
 from .rules import STRules, make_rules
@@ -138,15 +139,7 @@ def to_position(state: STState) -> dict[str, Any]:
 
 
 def _rules_of(data: Mapping[str, Any]) -> STRules:
-    ruleset = data.get("ruleset")
-    if ruleset is not None:
-        expect(ruleset, str, "ruleset", "a ruleset name")
-    options = data.get("options") or {}
-    expect(options, dict, "options", "an object of rules options")
-    try:
-        return make_rules(ruleset, {k: str(v) for k, v in options.items()})
-    except ValueError as exc:
-        raise PositionError(f"options: {exc}") from None
+    return rules_from(data, make_rules)
 
 
 def _per_role(data: Mapping[str, Any], key: str, roles: tuple[str, ...], default: Any, at: str = "") -> list[Any]:

@@ -35,6 +35,7 @@ from ...core.position import (
     expect,
     fail,
     list_of,
+    rules_from,
 )
 from . import card_data as CD
 from . import effects as E
@@ -343,15 +344,7 @@ def _effect_order(entry: dict[str, Any]) -> tuple:
 
 
 def _rules_of(data: Mapping[str, Any]) -> TSRules:
-    ruleset = data.get("ruleset")
-    if ruleset is not None:
-        expect(ruleset, str, "ruleset", "a ruleset name")
-    options = data.get("options") or {}
-    expect(options, dict, "options", "an object of rules options")
-    try:
-        return make_rules(ruleset, {k: str(v) for k, v in options.items()})
-    except ValueError as exc:
-        raise PositionError(f"options: {exc}") from None
+    return rules_from(data, make_rules)
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int | None = None, high: int | None = None) -> int:
