@@ -595,15 +595,25 @@ def test_missile_envy_against_an_empty_hand_has_no_effect():
     assert not any(e.startswith("missile_envy") for e in state.effects)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: map.md §12 says all VP changes of a single event (both sides) are applied before the "
-    "20-VP check; a US Brush War won under Flower Power at US +19 gives +1 then -2 (net 18), but the "
-    "engine ends the game at +20 before Flower Power's 2 VP are applied"))
 @proves("flower_power", "brush_war")
 def test_flower_power_and_the_us_war_vp_are_applied_together_before_the_twenty_vp_check():
+    """map.md §12: all VP changes of a single event (both sides) are applied before the 20-VP
+    check: a US Brush War won under Flower Power at US +19 gives +1 then -2 (net 18), no win."""
     state = spare_pos(hands={"ussr": ["flower_power", "allende"], "us": ["brush_war", "nuclear_test_ban"]},
                       setup_influence=False, influence={"afghanistan": (0, 1)}, vp=19)
     play(state, "card:flower_power", "use:event")
     play(state, "card:brush_war", "use:event", "country:afghanistan", "die:6")  # 6 - 1 (USSR space) wins
     assert state.vp == 19 + 1 - 2
     assert state.outcome is None
+
+
+@proves("brush_war")
+def test_an_event_that_ends_at_twenty_vp_wins_once_it_is_carried_out():
+    """The same war without Flower Power: +1 at US +19 reaches 20 and the US wins (map.md §12),
+    the check made when the event is over."""
+    state = spare_pos(hands={"ussr": ["allende", "nasser"], "us": ["brush_war", "nuclear_test_ban"]},
+                      setup_influence=False, influence={"afghanistan": (0, 1)}, vp=19, phasing="us")
+    play(state, "card:brush_war", "use:event", "country:afghanistan", "die:6")
+    assert state.vp == 20
+    assert state.outcome is not None and state.outcome.termination == "vp_20"
+    assert state.outcome.winner == "us"

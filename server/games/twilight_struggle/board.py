@@ -48,12 +48,19 @@ def win(state: TSState, side: int, termination: str, reason: str) -> None:
 
 def add_vp(state: TSState, side: int, amount: int, *, check: bool = True) -> None:
     """``side`` gains ``amount`` VP (the track is signed: US positive). With ``check``, reaching
-    20 wins at once (not during final scoring)."""
+    20 wins at once (not during final scoring), except while an event is being carried out: map.md
+    §12 applies all VP changes of a single event (both sides, lasting effects that react to it
+    included) before the 20-VP check, which the event's ``after_event`` step then makes."""
     if amount == 0:
         return
     state.vp += amount if side == US else -amount
-    if check:
+    if check and not in_event(state):
         check_vp(state)
+
+
+def in_event(state: TSState) -> bool:
+    """Whether an event is being carried out (its ``after_event`` frame is on the stack)."""
+    return any(frame[0] == "after_event" for frame in state.stack)
 
 
 def check_vp(state: TSState) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....core.flow import Step, log
+from .. import board as B
 from .. import card_data as CD
 from .. import hooks as H
 from ..common import CARD_OPTIONS, event_player, role
@@ -88,8 +89,9 @@ class Event(Step):
         state.stack.pop()
         state.events_played = state.events_played | {card}
         log(state, role(state, actor), "event", CARD_OPTIONS[card].key)
-        if H.AFTER_EVENT_HOOKS:
-            state.stack.append(("after_event", card, actor))
+        # Always pushed: it marks the event as under way (the 20-VP check waits for its end) and
+        # runs the lasting effects that react to it.
+        state.stack.append(("after_event", card, actor))
         EVENTS[card].fn(state, actor)
         return None
 
@@ -104,6 +106,9 @@ class AfterEvent(Step):
         state.stack.pop()
         for hook in H.AFTER_EVENT_HOOKS:
             hook(state, card, actor)
+        # map.md §12: every VP change of the event is in; now the 20-VP check.
+        if not B.in_event(state):
+            B.check_vp(state)
         return None
 
 
