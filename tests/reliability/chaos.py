@@ -332,4 +332,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    # The summary is out; leave at once. A superseded stream's request thread (gRPC's, not a
+    # daemon) may still wait on its outbox and would hold interpreter exit until killed.
+    sys.stdout.flush()
+    os._exit(code)
