@@ -30,6 +30,7 @@ slices (``hand``, ``flag3.me``, ``influence.us``...) for hand-written features.
 from __future__ import annotations
 
 import zlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -154,7 +155,7 @@ def action_table(game: str) -> ActionTable:
 # -- observation encoders --------------------------------------------------------------------------
 
 
-class Encoder:
+class Encoder(ABC):
     """Builds the observation vector of a view. Subclasses list their slices in ``_build``."""
 
     def __init__(self, table: ActionTable, roles: Sequence[str]) -> None:
@@ -173,11 +174,13 @@ class Encoder:
         i = self.roles.index(me)
         return list(self.roles[i:] + self.roles[:i])
 
+    @abstractmethod
     def _build(self) -> None:
-        raise NotImplementedError
+        """Lay out the vector: one :meth:`_add` per named slice."""
 
+    @abstractmethod
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
-        raise NotImplementedError
+        """The observation vector (``float32``, length ``size``) of ``view``."""
 
     def _recent(self, out: np.ndarray, view: Mapping[str, Any], me: str) -> None:
         """The last history entries: action id one-hot, and whether ``me`` played it."""
