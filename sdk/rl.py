@@ -182,6 +182,13 @@ class Encoder(ABC):
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """The observation vector (``float32``, length ``size``) of ``view``."""
 
+    def _cards(self, out: np.ndarray, name: str, cards: Any) -> None:
+        """One-hot ``cards`` in slice ``name`` (subclasses map card ids to ``card_index``)."""
+        base = self.layout[name].start
+        index = self.card_index
+        for c in cards:
+            out[base + index[c]] = 1.0
+
     def _recent(self, out: np.ndarray, view: Mapping[str, Any], me: str) -> None:
         """The last history entries: action id one-hot, and whether ``me`` played it."""
         history = view.get("history") or ()
@@ -235,12 +242,6 @@ class SchottenTottenEncoder(Encoder):
         self._add("to_move", 1)
         for back in range(RECENT):
             self._add(f"recent{back}", len(self.table) + 2)
-
-    def _cards(self, out: np.ndarray, name: str, cards: Any) -> None:
-        base = self.layout[name].start
-        index = self.card_index
-        for c in cards:
-            out[base + index[c]] = 1.0
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
@@ -326,12 +327,6 @@ class TwilightStruggleEncoder(Encoder):
         self._add("misc", 2)  # chinese civil war, bid
         for back in range(RECENT):
             self._add(f"recent{back}", len(self.table) + 2)
-
-    def _cards(self, out: np.ndarray, name: str, cards: Any) -> None:
-        base = self.layout[name].start
-        index = self.card_index
-        for c in cards:
-            out[base + index[c]] = 1.0
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
