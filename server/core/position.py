@@ -80,9 +80,13 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
     raise fail(where, f"expected {what}, got {value!r}")
 
 
-def rules_from(data: Mapping[str, Any], make_rules: Any) -> Any:
-    """The rules a position names (``ruleset``, ``options``), made by the game's ``make_rules``;
-    a bad name or option is a :class:`PositionError` naming the field."""
+def rules_from(data: Mapping[str, Any], game: str, make_rules: Any) -> Any:
+    """The rules a position of ``game`` names (``ruleset``, ``options``), made by the game's
+    ``make_rules``; anything but a position object of that game, or a bad name or option, is a
+    :class:`PositionError` naming the field."""
+    expect(data, dict, "", "a position object")
+    if data.get("game", game) != game:
+        raise fail("game", f"expected {game!r}, got {data.get('game')!r}")
     ruleset = data.get("ruleset")
     if ruleset is not None:
         expect(ruleset, str, "ruleset", "a ruleset name")

@@ -138,10 +138,6 @@ def to_position(state: STState) -> dict[str, Any]:
 # -- loading -------------------------------------------------------------------------------------
 
 
-def _rules_of(data: Mapping[str, Any]) -> STRules:
-    return rules_from(data, make_rules)
-
-
 def _per_role(data: Mapping[str, Any], key: str, roles: tuple[str, ...], default: Any, at: str = "") -> list[Any]:
     """``data[key]`` as a list indexed by role (``{role name: value}``; missing roles get
     ``default``); ``at`` is the path of ``data`` in the position."""
@@ -184,10 +180,7 @@ class _Places:
 
 def from_position(data: Mapping[str, Any]) -> STState:
     """The state a position describes; raises :class:`PositionError` naming the field at fault."""
-    expect(data, dict, "", "a position object")
-    if data.get("game", GAME) != GAME:
-        raise fail("game", f"expected {GAME!r}, got {data.get('game')!r}")
-    rules = _rules_of(data)
+    rules: STRules = rules_from(data, GAME, make_rules)
     roles = rules.roles
     n = len(roles)
     role = enum_type("role", roles, none=NO_ONE, nullable=True)

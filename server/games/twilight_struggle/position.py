@@ -343,10 +343,6 @@ def _effect_order(entry: dict[str, Any]) -> tuple:
 # -- loading ---------------------------------------------------------------------------------------
 
 
-def _rules_of(data: Mapping[str, Any]) -> TSRules:
-    return rules_from(data, make_rules)
-
-
 def _int(data: Mapping[str, Any], key: str, default: int, low: int | None = None, high: int | None = None) -> int:
     return _bounded(data.get(key, default), key, low, high)
 
@@ -419,10 +415,7 @@ def _referenced(stack: list[tuple]) -> set[int]:
 
 def from_position(data: Mapping[str, Any]) -> TSState:
     """The state a position describes; raises :class:`PositionError` naming the field at fault."""
-    expect(data, dict, "", "a position object")
-    if data.get("game", GAME) != GAME:
-        raise fail("game", f"expected {GAME!r}, got {data.get('game')!r}")
-    rules = _rules_of(data)
+    rules: TSRules = rules_from(data, GAME, make_rules)
     state = TSState(rules, len(M.COUNTRIES))
     state.number = _int(data, "number", 0, 0)
     state.turn = _int(data, "turn", 1, 0, 10)
