@@ -56,6 +56,7 @@ from ..common import CARD_OPTIONS, DIE_OPTIONS, card_options, card_side, learn, 
 from ..state import NOBODY, US, USSR, TSState, other
 from .primitives import (
     N,
+    OpposedRoll,
     ask,
     ask_country,
     card_id,
@@ -296,22 +297,15 @@ def _olympic(state: TSState, chooser: int, key: str, sponsor: int) -> None:
         grant_ops(state, sponsor, 4)  # influence, realignment or coup; never the space race
 
 
-class OlympicRoll(Step):
+class OlympicRoll(OpposedRoll):
     """The sponsor's die, then the opponent's; sponsor +2; a tie re-rolls both; 2 VP to the higher."""
 
     name = "olympic_roll"
+    label = "Olympic Games"
+    rollers = ("sponsor", "opponent")
 
-    def run(self, game, state, frame):
-        who = "sponsor" if not frame[2] else "opponent"
-        roller = frame[1] if not frame[2] else other(frame[1])
-        return make_decision(CHANCE, "die", f"die of {role(state, roller)}: Olympic Games ({who})", DIE_OPTIONS)
-
-    def choose(self, game, state, frame, option):
-        _, sponsor, first = frame
-        if not first:
-            state.stack[-1] = ("olympic_roll", sponsor, option.value)
-            return
-        mine, theirs = first + 2, option.value
+    def resolve(self, state, sponsor, first, second):
+        mine, theirs = first + 2, second
         if mine == theirs:
             state.stack[-1] = ("olympic_roll", sponsor, 0)
             return

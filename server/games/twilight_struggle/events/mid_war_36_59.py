@@ -85,6 +85,7 @@ from ..common import (
 from ..state import SIDE_NAMES, US, USSR, TSState, other
 from .primitives import (
     N,
+    OpposedRoll,
     ask,
     ask_country,
     card_id,
@@ -325,24 +326,16 @@ def summit_regions(state: TSState, side: int) -> int:
     return count
 
 
-class SummitRoll(Step):
+class SummitRoll(OpposedRoll):
     """The player's die, then the opponent's; no re-roll on a tie."""
 
     name = "summit_roll"
+    label = "Summit"
 
-    def run(self, game, state, frame):
-        who = "player" if not frame[2] else "opponent"
-        roller = frame[1] if not frame[2] else other(frame[1])
-        return make_decision(CHANCE, "die", f"die of {role(state, roller)}: Summit ({who})", DIE_OPTIONS)
-
-    def choose(self, game, state, frame, option):
-        _, actor, first = frame
-        if not first:
-            state.stack[-1] = ("summit_roll", actor, option.value)
-            return
+    def resolve(self, state, actor, first, second):
         state.stack.pop()
         mine = first + summit_regions(state, actor)
-        theirs = option.value + summit_regions(state, other(actor))
+        theirs = second + summit_regions(state, other(actor))
         log(state, role(state, actor), "summit_result",
             f"{SIDE_NAMES[actor]}:{mine}:{SIDE_NAMES[other(actor)]}:{theirs}")
         if mine == theirs:

@@ -290,6 +290,29 @@ class EventCountry(Step):
         CHOICES[name](state, actor, option.value, data)
 
 
+class OpposedRoll(Step):
+    """Two dice, one per side: frame ``(name, actor, first)``; ``first`` is 0 until the actor's
+    die is rolled, then holds it while the opponent rolls. Subclasses define
+    ``resolve(state, actor, mine, theirs)``, called with both dice, the frame still on top."""
+
+    #: the event, as the die prompt names it; the two rollers as the prompt calls them
+    label = ""
+    rollers = ("player", "opponent")
+
+    def run(self, game, state, frame):
+        _, actor, first = frame
+        who = self.rollers[1] if first else self.rollers[0]
+        roller = other(actor) if first else actor
+        return make_decision(CHANCE, "die", f"die of {role(state, roller)}: {self.label} ({who})", DIE_OPTIONS)
+
+    def choose(self, game, state, frame, option):
+        _, actor, first = frame
+        if not first:
+            state.stack[-1] = (self.name, actor, option.value)
+            return
+        self.resolve(state, actor, first, option.value)
+
+
 class War(Step):
     name = "war"
 
