@@ -107,6 +107,10 @@ class HistoryBook:
     the whole history (``history_from == 0``), exactly as if it had been sent in full. Works on
     typed views (messages with ``history`` and ``history_from`` fields) and on dict views (a
     game plugin's view decoded from JSON: ``history`` is a list of ``[number, role, step, key]``).
+
+    A typed view's history is kept as its wire bytes (:class:`_WireHistory`) and parsed back into
+    each view in one call: copying the entries message by message cost far more, and grew with
+    the match (the whole history is filled in at every decision).
     """
 
     def __init__(self) -> None:
@@ -119,21 +123,13 @@ class HistoryBook:
         if view is None or not hasattr(view, "history_from"):
             return
         book = self._books.get(match_id)
-        if book is None or type(book) is not type(view):
-            book = self._books[match_id] = type(view)()  # used for its history only
+        if book is None or book.type is not type(view):
+            book = self._books[match_id] = _WireHistory(type(view))
         start = view.history_from
-        if start == 0:
-            book.ClearField("history")
-        else:
-            history = book.history
-            keep = len(history)
-            while keep and history[keep - 1].number > start:
-                keep -= 1
-            del history[keep:]
-        book.history.extend(view.history)
+        book.record(view.history, start)
         if start:
             view.ClearField("history")
-            view.history.extend(book.history)
+            view.MergeFromString(book.data)
             view.history_from = 0
 
     def _complete_dict(self, match_id: str, view: dict[str, Any]) -> None:
@@ -157,6 +153,57 @@ class HistoryBook:
 
     def forget(self, match_id: str) -> None:
         self._books.pop(match_id, None)
+
+
+class _WireHistory:
+    """One seat's history for a typed view type: the serialised ``history`` field (one
+    length-delimited record per entry, as the field is encoded inside the view) and each entry's
+    number and offset, to drop the entries a resend replaces."""
+
+    __slots__ = ("type", "tag", "data", "numbers", "offsets")
+
+    def __init__(self, view_type: type) -> None:
+        self.type = view_type
+        number = view_type.DESCRIPTOR.fields_by_name["history"].number
+        self.tag = _varint(number << 3 | 2)  # wire type 2: length-delimited
+        self.data = b""
+        self.numbers: list[int] = []
+        self.offsets: list[int] = []
+
+    def record(self, entries: Any, start: int) -> None:
+        """Keep the entries numbered up to ``start`` and append ``entries`` (all of them when
+        ``start`` is 0)."""
+        numbers, offsets = self.numbers, self.offsets
+        if start == 0:
+            keep = 0
+        else:
+            keep = len(numbers)
+            while keep and numbers[keep - 1] > start:
+                keep -= 1
+        if keep < len(numbers):
+            self.data = self.data[: offsets[keep]] if keep else b""
+            del numbers[keep:], offsets[keep:]
+        if not entries:
+            return
+        tag, offset = self.tag, len(self.data)
+        chunks = [self.data]
+        for entry in entries:
+            body = entry.SerializeToString()
+            record = tag + _varint(len(body)) + body
+            numbers.append(entry.number)
+            offsets.append(offset)
+            offset += len(record)
+            chunks.append(record)
+        self.data = b"".join(chunks)
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 def decode_match_started(msg: pb.MatchStarted) -> MatchInfo:
