@@ -1,23 +1,43 @@
 """Referee overhead per decision: an SDK bot over loopback vs an in-process bot.
 
     python benchmarks/bench_referee.py [--matches 20] [--in-thread] [--rounds 3] [--against REV]
+    python benchmarks/bench_referee.py --concurrent 32 [--bot-processes 32] [--matches 128]
 
 Starts a real server on 127.0.0.1, plays random-vs-random Schotten Totten matches with p1 a remote
-SDK bot (`standoff bot run random`, a process of its own; --in-thread shares the server's) and p2 the in-process `random` plugin, then reads the
-records: per decision the referee measures `elapsed_ms` (decision sent → answer in), the bot
-reports `think_ms`; the difference is what the referee, the wire and the SDK cost. A plain
-grpc.aio bidi ping-pong in the same process is measured first as the floor. Printed per round
-and as medians of --rounds (each round a fresh server, bot and floor):
+SDK bot (`standoff bot run random`, a process of its own; --in-thread shares the server's) and p2
+the in-process `random` plugin, then reads the records: per decision the referee measures
+`elapsed_ms` (decision sent → answer in), the bot reports `think_ms`; the difference is what the
+referee, the wire and the SDK cost. Two bare gRPC floors are measured first, in the same process
+as the server, before it starts:
 
-* floor p50/p99: one 64-byte message there and back on a bare grpc.aio bidi stream, in ms;
+* **aio floor** (the one the goal ratio uses): what a real remote bot's wire costs at the least.
+  A grpc.aio server in this process sends, on a bidi stream, the serialised decision messages of a
+  seeded Schotten Totten game (real sizes, ~0.9 kB) to a grpc.aio client in a *process of its own*
+  (as the SDK is), which answers each with a real-size ``Choice`` (~30 bytes); timed on the server
+  from the write of the decision to the answer read, as the referee times a decision. Neither
+  side parses: this is gRPC and loopback only.
+* **sync floor** (the older figure): a sync gRPC client *thread of this process* bouncing 64-byte
+  messages off a grpc.aio echo server. Cheaper than any real bot's wire (no process switch, tiny
+  messages); kept for comparison with earlier runs.
+
+Printed per round and as medians of --rounds (each round a fresh server, bot and floors):
+
+* aio floor p50/p99, sync floor p50/p99: a round trip, in ms;
 * remote p50/p99: referee + wire + SDK cost of one decision of the remote bot (its think time
-  taken out), in ms; remote/floor: the ratio of the two p50s;
+  taken out), in ms; remote/aio floor p50 (the goal ratio) and remote/sync floor p50: the ratio
+  of the p50s;
 * in-process p50: the same cost for the in-process bot (no wire);
 * bot decisions/s: player decisions of both bots per second of the whole run (chance decisions
   are not counted; nor is server start-up).
 
+``--concurrent N`` keeps N matches in flight at once (N starters, each starting its next match as
+its last one ends; --matches in all, default 4 per starter). The remote seats are played by
+``--bot-processes`` SDK bot processes (default N: one bot, with a token of its own, per match in
+flight, as N different bots of a tournament; 1: one bot process and session playing all N
+matches at once, its decisions answered one after the other). The same figures are printed.
+
 With ``--against REV`` each round runs on git revision REV too, interleaved, in fresh
-interpreters (server, SDK bot process and floor all from that tree; see benchmarks/against.py).
+interpreters (server, SDK bot process and floors all from that tree; see benchmarks/against.py).
 """
 
 from __future__ import annotations
@@ -50,7 +70,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def ping_pong(n: int) -> list[float]:
-    """Floor: a bare grpc.aio bidi echo on loopback, one message at a time."""
+    """The sync floor: a sync gRPC client thread of this process bouncing 64 bytes off a grpc.aio
+    echo server, one message at a time."""
 
     async def echo(request_iterator, context):
         async for message in request_iterator:
@@ -86,12 +107,81 @@ async def ping_pong(n: int) -> list[float]:
     return samples
 
 
+def real_messages() -> tuple[list[bytes], bytes]:
+    """The serialised decision messages p1 gets in a seeded random Schotten Totten game (views
+    sent incrementally, as the referee sends them), and a ``Choice`` of a real size."""
+    import random
+
+    from standoff.server.games import get_game
+    from standoff.server.wire import decision_message, encode_view, serialize
+
+    game = get_game("schotten-totten")
+    state, rng, sent, messages, number = game.new_state(game.rules(None, {})), random.Random(1), 0, [], 0
+    while (decision := game.decision(state)) is not None:
+        number += 1
+        if decision.role == "p1":
+            view = game.view(state, "p1", sent)
+            if view["history"]:
+                sent = view["history"][-1][0]
+            messages.append(serialize(decision_message("0123456789ab", number, decision,
+                                                       encode_view(game.name, view), {})))
+        game.apply(state, decision.options[rng.randrange(len(decision.options))])
+    choice = pb.PlayRequest()
+    choice.choice.match_id, choice.choice.decision_id = "0123456789ab", 123
+    choice.choice.option_index, choice.choice.think_us = 7, 25
+    return messages, choice.SerializeToString()
+
+
+async def remote_ping_pong(n: int) -> list[float]:
+    """The aio floor: decisions of real sizes from a grpc.aio server here to a grpc.aio client in
+    a process of its own, answered with a real-size choice; timed from write to answer, as the
+    referee times a decision."""
+    import sys
+
+    messages, choice = real_messages()
+    samples: list[float] = []
+
+    async def play(request_iterator, context):
+        await context.read()  # the client's hello
+        for i in range(n):
+            message = messages[i % len(messages)]
+            start = time.perf_counter()
+            await context.write(message)
+            await context.read()
+            samples.append((time.perf_counter() - start) * 1000)
+
+    server = grpc.aio.server()
+    handler = grpc.stream_stream_rpc_method_handler(play, request_deserializer=bytes, response_serializer=bytes)
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("bench.Floor", {"Play": handler})])
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    client = await asyncio.create_subprocess_exec(
+        sys.executable, str(Path(__file__).resolve()), "--floor-client", f"127.0.0.1:{port}", choice.hex())
+    await client.wait()
+    await server.stop(0)
+    if client.returncode or len(samples) != n:
+        raise SystemExit(f"the aio floor's client failed (exit {client.returncode}, {len(samples)} of {n} answers)")
+    return samples
+
+
+async def floor_client(address: str, choice: bytes) -> None:
+    """The aio floor's other end (``--floor-client``): answer every message with ``choice``."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.stream_stream("/bench.Floor/Play", request_serializer=bytes, response_deserializer=bytes)()
+        await call.write(b"hello")
+        while (await call.read()) is not grpc.aio.EOF:
+            await call.write(choice)
+
+
 METRICS = (
-    against.Metric("floor p50", "{:.3f}", "lower", "ms"),
-    against.Metric("floor p99", "{:.3f}", "lower", "ms"),
+    against.Metric("aio floor p50", "{:.3f}", "lower", "ms"),
+    against.Metric("aio floor p99", "{:.3f}", "lower", "ms"),
+    against.Metric("sync floor p50", "{:.3f}", "lower", "ms"),
+    against.Metric("sync floor p99", "{:.3f}", "lower", "ms"),
     against.Metric("remote p50", "{:.3f}", "lower", "ms"),
     against.Metric("remote p99", "{:.3f}", "lower", "ms"),
-    against.Metric("remote/floor p50", "{:.2f}", "lower"),
+    against.Metric("remote/aio floor p50", "{:.2f}", "lower"),
+    against.Metric("remote/sync floor p50", "{:.2f}", "lower"),
     against.Metric("in-process p50", "{:.3f}", "lower", "ms"),
     against.Metric("bot decisions/s"),
 )
@@ -99,21 +189,54 @@ METRICS = (
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--matches", type=int, default=None,
+                        help="matches per round (default 20; with --concurrent N, 4 per match in flight)")
     parser.add_argument("--in-thread", action="store_true", help="run the SDK bot in the server's process")
+    parser.add_argument("--concurrent", type=int, default=1, metavar="N", help="matches in flight at once")
+    parser.add_argument("--bot-processes", type=int, default=None, metavar="P",
+                        help="SDK bot processes playing the remote seats with --concurrent (default N)")
+    parser.add_argument("--floor-client", nargs=2, metavar=("ADDRESS", "CHOICE"), help=argparse.SUPPRESS)
     against.add_arguments(parser, rounds=3)
     args = parser.parse_args()
-    title = f"{args.matches} random-vs-random Schotten Totten matches per round, p1 a remote SDK bot" + (
-        " (in the server's process)" if args.in_thread else " (a process of its own)")
+    if args.floor_client:
+        asyncio.run(floor_client(args.floor_client[0], bytes.fromhex(args.floor_client[1])))
+        return 0
+    if args.concurrent < 1:
+        parser.error("--concurrent must be at least 1")
+    if args.matches is None:
+        args.matches = 20 if args.concurrent == 1 else 4 * args.concurrent
+    if args.bot_processes is None:
+        args.bot_processes = args.concurrent
+    if not 1 <= args.bot_processes <= args.concurrent:
+        parser.error("--bot-processes must be between 1 and --concurrent")
+    if args.in_thread and args.bot_processes != 1:
+        parser.error("--in-thread runs one bot: use it with --bot-processes 1")
+    if args.matches < args.concurrent:
+        parser.error("--matches must be at least --concurrent")
+    where = " (in the server's process)" if args.in_thread else (
+        " (a process of its own)" if args.bot_processes == 1 else f" ({args.bot_processes} SDK bot processes)")
+    title = f"{args.matches} random-vs-random Schotten Totten matches per round, p1 a remote SDK bot{where}"
+    if args.concurrent > 1:
+        title += f", {args.concurrent} matches in flight at once"
     return against.run(args, measure, METRICS, title=title)
 
 
 def measure(args: argparse.Namespace) -> dict[str, float]:
+    import subprocess
+    import sys
+
     configure_logging(level="warning")
-    floor = asyncio.run(ping_pong(3000))
+    aio_floor = asyncio.run(remote_ping_pong(3000))
+    sync_floor = asyncio.run(ping_pong(3000))
     data = Path(tempfile.mkdtemp(prefix="standoff-bench-"))
     tokens = TokenRegistry(data / "tokens.json")
-    admin, alice = tokens.add("admin", admin=True), tokens.add("alice")
+    admin = tokens.add("admin", admin=True)
+    # Match m goes to starter m % N; starter s's remote seat is played by bot s % P.
+    slots, processes = args.concurrent, args.bot_processes
+    names = [f"bot{b}" for b in range(processes)]
+    secrets = [tokens.add(name) for name in names]
+    per_slot = [list(range(s, args.matches, slots)) for s in range(slots)]
+    per_bot = [sum(len(per_slot[s]) for s in range(slots) if s % processes == b) for b in range(processes)]
     ready = threading.Event()
     box: dict = {}
 
@@ -128,32 +251,47 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     server_thread.start()
     ready.wait(30)
     address = box["address"]
-    import subprocess
-    import sys
 
     if args.in_thread:  # the bot shares the server's process (and its GIL)
-        bot_thread, _ = run_in_thread(RandomBot(1), address, alice, matches=args.matches)
-    else:  # the realistic set-up: the bot is a process of its own
-        bot_process = subprocess.Popen(
+        bot_thread, _ = run_in_thread(RandomBot(1), address, secrets[0], matches=per_bot[0])
+    else:  # the realistic set-up: bots are processes of their own
+        bots = [subprocess.Popen(
             [sys.executable, "-m", "standoff.server.cli", "bot", "run", "random", "--address", address,
-             "--matches", str(args.matches)],
-            env=dict(os.environ, STANDOFF_TOKEN=alice), stdout=subprocess.DEVNULL,
-        )
+             "--matches", str(per_bot[b])],
+            env=dict(os.environ, STANDOFF_TOKEN=secrets[b]), stdout=subprocess.DEVNULL,
+        ) for b in range(processes)]
+    failures: list[BaseException] = []
+
+    def starter(slot: int) -> None:
+        try:
+            with grpc.insecure_channel(address) as channel:
+                start = channel.unary_unary("/standoff.v1.RefereeService/StartMatch",
+                                            request_serializer=pb.StartMatchRequest.SerializeToString,
+                                            response_deserializer=pb.StartMatchResponse.FromString)
+                for m in per_slot[slot]:
+                    start(pb.StartMatchRequest(game="schotten-totten", bots=[f"remote:{names[slot % processes]}", "random"],
+                                               seed=m + 1, wait=True),
+                          metadata=(("authorization", f"Bearer {admin}"),))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
     started = time.perf_counter()
-    with grpc.insecure_channel(address) as channel:
-        start = channel.unary_unary("/standoff.v1.RefereeService/StartMatch",
-                                    request_serializer=pb.StartMatchRequest.SerializeToString,
-                                    response_deserializer=pb.StartMatchResponse.FromString)
-        for seed in range(1, args.matches + 1):
-            start(pb.StartMatchRequest(game="schotten-totten", bots=["remote:alice", "random"], seed=seed, wait=True),
-                  metadata=(("authorization", f"Bearer {admin}"),))
+    starters = [threading.Thread(target=starter, args=(s,), daemon=True) for s in range(slots)]
+    for thread in starters:
+        thread.start()
+    for thread in starters:
+        thread.join()
     wall = time.perf_counter() - started
+    if failures:
+        raise SystemExit(f"a match could not be started: {failures[0]}")
     if args.in_thread:
         bot_thread.join(30)
     else:
-        bot_process.wait(30)
-    remote, local, decisions = [], [], 0
+        for bot in bots:
+            bot.wait(30)
+    remote, local, decisions, games = [], [], 0, 0
     for path in (data / "records").glob("*.jsonl"):
+        games += 1
         for line in path.read_text().splitlines():
             move = json.loads(line)
             if move.get("type") != "decision" or move["role"] == "chance":
@@ -164,12 +302,17 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     box["loop"].call_soon_threadsafe(box["stop"].set)
     server_thread.join(30)
     shutil.rmtree(data, ignore_errors=True)
+    if games != args.matches:
+        raise SystemExit(f"{games} match records for {args.matches} matches")
     return {
-        "floor p50": percentile(floor, .5),
-        "floor p99": percentile(floor, .99),
+        "aio floor p50": percentile(aio_floor, .5),
+        "aio floor p99": percentile(aio_floor, .99),
+        "sync floor p50": percentile(sync_floor, .5),
+        "sync floor p99": percentile(sync_floor, .99),
         "remote p50": percentile(remote, .5),
         "remote p99": percentile(remote, .99),
-        "remote/floor p50": percentile(remote, .5) / percentile(floor, .5),
+        "remote/aio floor p50": percentile(remote, .5) / percentile(aio_floor, .5),
+        "remote/sync floor p50": percentile(remote, .5) / percentile(sync_floor, .5),
         "in-process p50": percentile(local, .5),
         "bot decisions/s": decisions / wall,
     }
