@@ -1,13 +1,20 @@
 """Random-vs-random Twilight Struggle games per second, in-process, on one core.
 
-    python benchmarks/bench_twilight_struggle.py [--games 100] [--end-turn 10] [--views]
+    python benchmarks/bench_twilight_struggle.py [--games 100] [--end-turn 10] [--views | --encode]
         [--rounds 5] [--against REV] [--profile]
 
 Same loop as bench_schotten_totten.py: ask the decision, pick uniformly (chance and players
-alike: game ``g`` uses ``random.Random(g)``), apply. With ``--views`` the loop also builds the
-deciding player's view before each of its decisions, incrementally (the entries since that
-player's previous view), as a referee does. A round starts from a fresh interpreter state (no
-warm-up). Printed per round and as medians of --rounds:
+alike: game ``g`` uses ``random.Random(g)``), apply. Three levels of work per player decision:
+
+* (default) the engine alone: ``decision`` and ``apply``;
+* ``--views``: also the deciding player's view, incrementally (the entries since that player's
+  previous view, ``history_from`` = the last entry it was sent), as a referee's seat builds it;
+* ``--encode``: what a referee's seat does per decision in full (``server/seats.py``): that view,
+  then its wire message (``wire.encode_view``: the TS view codec), the ``Decision`` envelope
+  (``wire.decision_message``) and its deterministic bytes (``wire.serialize``).
+
+A round starts from a fresh interpreter state (no warm-up). Printed per round and as medians of
+--rounds:
 
 * games/s: games played to their end (a win, or final scoring after --end-turn);
 * player decisions/s: decisions of USSR/USA per second of the whole loop; chance decisions
@@ -40,17 +47,21 @@ METRICS = (
 )
 
 
-def play(game, rules, games: int, views: bool = False) -> tuple[float, int, int]:
+def play(game, rules, games: int, views: bool = False, encode: bool = False) -> tuple[float, int, int]:
     """Play ``games`` uniformly random games: (seconds, player decisions, chance decisions)."""
+    if encode:
+        from standoff.server.wire import decision_message, encode_view, serialize
     player = chance = 0
     decision = game.decision
     apply = game.apply
     view = game.view
+    name = game.name
+    clocks = {role: 60_000 for role in rules.roles}
     started = time.perf_counter()
     for seed in range(games):
         state = game.new_state(rules)
         pick = random.Random(seed).random
-        seen: dict[str, int] = {}
+        seen: dict[str, int] = {}  # per role: the last history entry its views carried
         number = 0
         while (d := decision(state)) is not None:
             options = d.options
@@ -58,9 +69,12 @@ def play(game, rules, games: int, views: bool = False) -> tuple[float, int, int]
                 chance += 1
             else:
                 player += 1
-                if views:
-                    view(state, d.role, seen.get(d.role, 0))
-                    seen[d.role] = number
+                if views or encode:
+                    built = view(state, d.role, seen.get(d.role, 0))
+                    if built["history"]:
+                        seen[d.role] = built["history"][-1][0]
+                    if encode:
+                        serialize(decision_message("bench", number, d, encode_view(name, built), clocks))
             apply(state, options[int(pick() * len(options))])
             number += 1
     return time.perf_counter() - started, player, chance
@@ -73,7 +87,7 @@ def setup(args: argparse.Namespace):
 
 def measure(args: argparse.Namespace) -> dict[str, float]:
     game, rules = setup(args)
-    elapsed, player, chance = play(game, rules, args.games, args.views)
+    elapsed, player, chance = play(game, rules, args.games, args.views, args.encode)
     return {
         "games/s": args.games / elapsed,
         "player decisions/s": player / elapsed,
@@ -89,6 +103,9 @@ def main() -> int:
     parser.add_argument("--end-turn", type=int, default=10)
     parser.add_argument("--views", action="store_true",
                         help="build the deciding player's view before each of its decisions")
+    parser.add_argument("--encode", action="store_true",
+                        help="as --views, and encode each view to its wire message and serialise the "
+                             "decision envelope, as a referee's seat does")
     parser.add_argument("--profile", action="store_true",
                         help="instead: profile one round on this tree, top functions by own time")
     against.add_arguments(parser)
@@ -97,12 +114,13 @@ def main() -> int:
         game, rules = setup(args)
         profiler = cProfile.Profile()
         profiler.enable()
-        play(game, rules, args.games, args.views)
+        play(game, rules, args.games, args.views, args.encode)
         profiler.disable()
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(20)
         return 0
     title = (f"{args.games} games per round to turn {args.end_turn}, uniformly random"
-             + (", a view per player decision" if args.views else ""))
+             + (", a view encoded and serialised per player decision" if args.encode
+                else ", a view per player decision" if args.views else ", engine only"))
     return against.run(args, measure, METRICS, title=title)
 
 

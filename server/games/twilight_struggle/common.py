@@ -33,11 +33,15 @@ CHINA = CD.CHINA_CARD
 
 
 def card_options(cards: Iterable[int]) -> tuple[Option, ...]:
-    return tuple(CARD_OPTIONS[c] for c in cards)
+    return tuple(map(_CARD_OPTION, cards))
 
 
 def country_options(countries: Iterable[int]) -> tuple[Option, ...]:
-    return tuple(COUNTRY_OPTIONS[c] for c in countries)
+    return tuple(map(_COUNTRY_OPTION, countries))
+
+
+_CARD_OPTION = CARD_OPTIONS.__getitem__
+_COUNTRY_OPTION = COUNTRY_OPTIONS.__getitem__
 
 
 def role(state: TSState, side: int) -> str:

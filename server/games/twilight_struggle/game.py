@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.flow import StackGame, history_since
+from ...core.flow import StackGame
 from . import board as B
 from . import card_data as CD
 from . import determinize as D
@@ -55,60 +55,58 @@ class TwilightStruggle(StackGame):
         and who controls each country), the public piles (discard, removed; the draw pile's size), lasting effects, the headline
         once revealed (its own at once), the match's rules (``rules``: :func:`rules_view`) and
         the history as it saw it."""
+        # A referee builds one per decision: the tables below (names, stabilities) are built once.
         roles = state.rules.roles
         me = roles.index(role)
-        them = other(me)
-        revealed = _headline_revealed(state)
+        them = 1 - me
+        names = _CARD_NAMES
         decision = state.pending if state.pending is not None else self.decision(state)
+        hands = state.hands
+        headline = state.headline
+        revealed = headline[USSR] or headline[US]
+        if revealed:
+            revealed = _headline_revealed(state)
+        influence, control = _board_view(state.inf, roles)
+        china = state.china
         return {
             "game": self.name,
             "role": role,
             # the match's rules (public): what a forward model needs to replay the match
-            "rules": rules_view(state.rules),
+            "rules": _rules_view(state.rules),
             "turn": state.turn,
             "action_round": state.ar,
             "phasing": roles[state.phasing],
-            "step": decision.step if decision is not None else None,
+            "step": decision[1] if decision is not None else None,
             "vp": state.vp,
             "defcon": state.defcon,
-            "military_ops": dict(zip(roles, state.milops, strict=True)),
-            "space": dict(zip(roles, state.space, strict=True)),
-            "hand": [card_name(c) for c in state.hands[me]],
-            "opponent_hand_size": len(state.hands[them]),
+            "military_ops": {roles[0]: state.milops[0], roles[1]: state.milops[1]},
+            "space": {roles[0]: state.space[0], roles[1]: state.space[1]},
+            "hand": [names[c] for c in hands[me]],
+            "opponent_hand_size": len(hands[them]),
             # Lasting effects may open the other hand (Aldrich Ames Remix, #98).
-            "opponent_hand": [card_name(c) for c in state.hands[them]] if hand_open(state, me) else [],
+            "opponent_hand": [names[c] for c in hands[them]] if hand_open(state, me) else [],
             "china_card": {
-                "holder": roles[state.china] if state.china != NOBODY else None,
+                "holder": roles[china] if china != NOBODY else None,
                 "face_up": state.china_face_up,
             },
             "headline": {
-                roles[s]: card_name(state.headline[s])
+                roles[s]: names[headline[s]]
                 for s in (USSR, US)
-                if state.headline[s] and (s == me or revealed)
+                if headline[s] and (s == me or revealed)
             },
-            "influence": {
-                c.id: {"us": state.inf[US][i], "ussr": state.inf[USSR][i]}
-                for i, c in enumerate(M.COUNTRIES)
-                if state.inf[US][i] or state.inf[USSR][i]
-            },
+            "influence": influence,
             # control as the rules define it (map.md §5), so that no bot recomputes it
-            "control": {
-                c.id: roles[owner]
-                for i, c in enumerate(M.COUNTRIES)
-                if (state.inf[US][i] or state.inf[USSR][i]) and (owner := B.controller(state, i)) != NOBODY
-            },
+            "control": control,
             # the event being resolved, when a decision is asked inside one (the innermost)
             "event": _event_in_play(state),
             "deck_size": len(state.deck),
-            "discard": [card_name(c) for c in state.discard],
-            "removed": [card_name(c) for c in state.removed],
+            "discard": [names[c] for c in state.discard],
+            "removed": [names[c] for c in state.removed],
             "effects": sorted(state.effects),
-            "events_played": sorted(card_name(c) for c in state.events_played),
+            "events_played": _events_played(state.events_played),
             "chinese_civil_war": state.ccw,
             "history_from": history_from,
-            "history": [
-                [e.number, e.role, e.step, e.seen_by(role)] for e in history_since(state.history, history_from)
-            ],
+            "history": _history_seen(state.history, history_from, role),
         }
 
     def determinize(self, state: TSState, role: str, rng: random.Random) -> TSState:
@@ -173,6 +171,93 @@ def options_of(rules: Mapping[str, Any]) -> dict[str, str]:
         "bid": f"{side}:{rules['bid']}" if side else "none",
         "end_turn": str(rules["end_turn"]),
     }
+
+
+#: Card number → its id (index 0 unused).
+_CARD_NAMES: tuple[str, ...] = tuple(
+    CD.CARD_BY_NUMBER[n].id if n in CD.CARD_BY_NUMBER else "" for n in range(max(CD.CARD_BY_NUMBER) + 1)
+)
+_COUNTRY_IDS: tuple[str, ...] = tuple(c.id for c in M.COUNTRIES)
+_STABILITY: tuple[int, ...] = B.STABILITY
+
+
+def _board_view(inf: list[list[int]], roles: tuple[str, ...]) -> tuple[dict, dict]:
+    """``influence`` and ``control`` of a view: the countries holding influence, in map order,
+    and the controller of each (:func:`.board.controller`, US tested first). The board changes
+    far less often than views are built: what it gives is kept by influence (a bounded table,
+    fresh dicts for every view)."""
+    us, ussr = inf[US], inf[USSR]
+    try:
+        key = (bytes(us), bytes(ussr), roles)
+    except ValueError:  # influence beyond a byte (never in play, possible in a hand-made position)
+        key = (tuple(us), tuple(ussr), roles)
+    found = _BOARD_VIEWS.get(key)
+    if found is None:
+        if len(_BOARD_VIEWS) >= 2048:
+            _BOARD_VIEWS.clear()
+        found = _BOARD_VIEWS[key] = _board_of(us, ussr, roles)
+    held, control = found
+    return {cid: {"us": a, "ussr": b} for cid, a, b in held}, control.copy()
+
+
+_BOARD_VIEWS: dict[tuple, tuple[tuple[tuple[str, int, int], ...], dict[str, str]]] = {}
+
+
+def _board_of(us: list[int], ussr: list[int], roles: tuple[str, ...]):
+    held = []
+    control: dict[str, str] = {}
+    us_role, ussr_role = roles[US], roles[USSR]
+    for cid, a, b, stability in zip(_COUNTRY_IDS, us, ussr, _STABILITY):
+        if a or b:
+            held.append((cid, a, b))
+            if a >= stability and a - b >= stability:
+                control[cid] = us_role
+            elif b >= stability and b - a >= stability:
+                control[cid] = ussr_role
+    return tuple(held), control
+
+
+#: rules → its rules_view (rules are frozen: one per match); views get a copy.
+_RULES_VIEWS: dict[int, tuple[TSRules, dict[str, Any]]] = {}
+
+
+def _rules_view(rules: TSRules) -> dict[str, Any]:
+    found = _RULES_VIEWS.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_RULES_VIEWS) > 256:
+            _RULES_VIEWS.clear()
+        found = _RULES_VIEWS[id(rules)] = (rules, rules_view(rules))
+    return found[1].copy()
+
+
+#: events_played (a frozenset, replaced whenever it grows) → its sorted card ids; bounded.
+_EVENTS_PLAYED: dict[frozenset[int], tuple[str, ...]] = {}
+
+
+def _events_played(played: frozenset[int]) -> list[str]:
+    found = _EVENTS_PLAYED.get(played)
+    if found is None:
+        if len(_EVENTS_PLAYED) > 4096:
+            _EVENTS_PLAYED.clear()
+        found = _EVENTS_PLAYED[played] = tuple(sorted(_CARD_NAMES[c] for c in played))
+    return list(found)
+
+
+def _history_seen(history: tuple | None, number: int, role: str) -> list[list]:
+    """The view's ``history``: entries numbered after ``number``, oldest first, as ``role`` sees
+    them (``HistoryEntry.seen_by`` on the raw entries of core.flow's persistent list)."""
+    entries = []
+    append = entries.append
+    while history is not None:
+        entry = history[0]
+        if entry[0] <= number:
+            break
+        visible_to = entry[4]
+        append([entry[0], entry[1], entry[2],
+                entry[3] if visible_to is None or role in visible_to else entry[5]])
+        history = history[1]
+    entries.reverse()
+    return entries
 
 
 def _event_in_play(state: TSState) -> dict[str, str] | None:

@@ -16,6 +16,8 @@ battleground coup that leaves DEFCON alone (Nuclear Subs).
 
 from __future__ import annotations
 
+from itertools import compress
+
 from ...core.flow import Step, log
 from ...core.game import CHANCE, Option, make_decision
 from . import board as B
@@ -62,12 +64,30 @@ def _bonuses(state: TSState, side: int, card: int) -> tuple[bool, bool]:
 
 def defcon_allows(state: TSState, country: int) -> bool:
     """DEFCON's geographic ban on coups and realignments (map.md §8)."""
-    defcon = state.defcon
-    if defcon <= 4 and country in EUROPE:
-        return False
-    if defcon <= 3 and country in ASIA:
-        return False
-    return not (defcon <= 2 and country in MIDDLE_EAST)
+    return _defcon_open(state.defcon)[country]
+
+
+def _open_at(defcon: int) -> tuple[bool, ...]:
+    def allowed(country: int) -> bool:
+        if defcon <= 4 and country in EUROPE:
+            return False
+        if defcon <= 3 and country in ASIA:
+            return False
+        return not (defcon <= 2 and country in MIDDLE_EAST)
+
+    return tuple(allowed(c) for c in range(N))
+
+
+#: DEFCON level → per country, whether its geography allows coups and realignments there: the
+#: target lists are built at every card played, the table once.
+_DEFCON_OPEN: dict[int, tuple[bool, ...]] = {d: _open_at(d) for d in range(-1, 6)}
+_ALL_OPEN = (True,) * N
+_COUNTRY_RANGE = range(N)
+
+
+def _defcon_open(defcon: int) -> tuple[bool, ...]:
+    found = _DEFCON_OPEN.get(defcon)
+    return found if found is not None else _open_at(defcon)
 
 
 def _union(bars, state: TSState, side: int) -> set[int]:
@@ -87,24 +107,43 @@ def protected(state: TSState, side: int, country: int) -> bool:
     return country in shielded(state, side)
 
 
+def _targets(state: TSState, side: int, barred: set[int], free: bool, among) -> list[int]:
+    """Countries with ``side``'s enemy's influence, not ``barred`` and, unless ``free``, open
+    under DEFCON; among ``among`` (in its order), or all in map order."""
+    enemy = state.inf[1 - side]
+    open_ = _ALL_OPEN if free else _defcon_open(state.defcon)
+    if among is None:  # compress: only the countries holding some (a few dozen of 84)
+        return [c for c in compress(_COUNTRY_RANGE, enemy) if enemy[c] > 0 and open_[c] and c not in barred]
+    return [c for c in among if enemy[c] > 0 and c not in barred and open_[c]]
+
+
 def coup_targets(state: TSState, side: int, *, free: bool = False, among=None) -> list[int]:
     """Countries ``side`` may coup: enemy influence, not shielded nor barred to coups
     (hooks.COUP_BARS), and (unless ``free``) allowed by DEFCON."""
-    enemy = other(side)
-    barred = shielded(state, side) | _union(H.COUP_BARS, state, side)
-    return [
-        c for c in (among if among is not None else range(N))
-        if state.inf[enemy][c] > 0 and c not in barred and (free or defcon_allows(state, c))
-    ]
+    return _targets(state, side, shielded(state, side) | _union(H.COUP_BARS, state, side), free, among)
 
 
 def realign_targets(state: TSState, side: int, *, free: bool = False, among=None) -> list[int]:
-    enemy = other(side)
-    barred = shielded(state, side)
-    return [
-        c for c in (among if among is not None else range(N))
-        if state.inf[enemy][c] > 0 and c not in barred and (free or defcon_allows(state, c))
-    ]
+    return _targets(state, side, shielded(state, side), free, among)
+
+
+def operation_uses(state: TSState, side: int) -> tuple[bool, bool]:
+    """(some realignment target, some coup target) for ``side``'s Operations, the same as
+    ``bool(realign_targets(...)), bool(coup_targets(...))``: every coup target is a realignment
+    target (COUP_BARS only bar more), so no realignment target means no coup either."""
+    enemy = state.inf[1 - side]
+    open_ = _defcon_open(state.defcon)
+    shield = shielded(state, side)
+    coup_barred = None
+    realign = False
+    for c in compress(_COUNTRY_RANGE, enemy):
+        if enemy[c] > 0 and open_[c] and c not in shield:
+            realign = True
+            if coup_barred is None:
+                coup_barred = _union(H.COUP_BARS, state, side)
+            if c not in coup_barred:
+                return True, True
+    return realign, False
 
 
 def space_allowed(state: TSState, side: int, value: int) -> bool:
@@ -201,10 +240,32 @@ class Influence(Step):
     def run(self, game, state, frame):
         _, side, left, asia, sea, eligible = frame
         barred = _union(H.PLACEMENT_BARS, state, side)
-        options = [
-            COUNTRY_OPTIONS[c] for c in eligible
-            if c not in barred and influence_cost(state, side, c) <= _usable(left, asia, sea, c)
-        ]
+        # influence_cost(c) <= _usable(c), inlined: 2 where the enemy controls c, else 1
+        enemy, mine = state.inf[1 - side], state.inf[side]
+        stability = B.STABILITY
+        if not asia and not sea:
+            if left >= 2:
+                options = [COUNTRY_OPTIONS[c] for c in eligible if c not in barred]
+            elif left == 1:
+                options = [
+                    COUNTRY_OPTIONS[c] for c in eligible
+                    if c not in barred and not (enemy[c] >= stability[c] and enemy[c] - mine[c] >= stability[c])
+                ]
+            else:
+                options = []
+        else:
+            options = []
+            for c in eligible:
+                if c in barred:
+                    continue
+                usable = left
+                if asia and c not in ASIA:
+                    usable -= 1
+                if sea and c not in SOUTHEAST_ASIA:
+                    usable -= 1
+                if usable >= 2 or (usable == 1 and not (enemy[c] >= stability[c]
+                                                        and enemy[c] - mine[c] >= stability[c])):
+                    options.append(COUNTRY_OPTIONS[c])
         if civil_war_open(state, side) and _usable(left, asia, sea, CIVIL_WAR) >= 1:
             options.append(CIVIL_WAR_OPTION)
         if not options:
@@ -234,7 +295,9 @@ class Realign(Step):
 
     def run(self, game, state, frame):
         _, side, left, asia, sea, free, among = frame
-        targets = [c for c in realign_targets(state, side, free=free, among=among) if _usable(left, asia, sea, c) >= 1]
+        targets = realign_targets(state, side, free=free, among=among)
+        if asia or sea or left < 1:
+            targets = [c for c in targets if _usable(left, asia, sea, c) >= 1]
         if not targets:
             state.stack.pop()
             return None

@@ -144,12 +144,11 @@ class Deal(Step):
 
     def _next(self, state: TSState) -> int:
         size = hand_size(state)
-        need = [side for side in (USSR, US) if len(state.hands[side]) < size]
-        if not need:
-            return NOBODY
-        if len(need) == 2 and len(state.hands[US]) < len(state.hands[USSR]):
-            return US
-        return need[0]
+        hands = state.hands
+        ussr, us = len(hands[USSR]), len(hands[US])
+        if ussr < size:
+            return US if us < ussr else USSR  # both short: the shorter hand (the US) first
+        return US if us < size else NOBODY
 
     def run(self, game, state, frame):
         side = self._next(state)
@@ -419,9 +418,10 @@ class CardUse(Step):
             if mine and card != CHINA and event_playable(state, card, side):
                 options.append(USE_OPTIONS["event"])
             uses = ["influence"]
-            if ops.realign_targets(state, side):
+            realign, coup = ops.operation_uses(state, side)
+            if realign:
                 uses.append("realign")
-            if ops.coup_targets(state, side):
+            if coup:
                 uses.append("coup")
             for use in uses:
                 if mine:

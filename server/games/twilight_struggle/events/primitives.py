@@ -128,9 +128,10 @@ def ops_uses(state: TSState, side: int) -> list[str]:
     """What ``side`` may do with Operations an event gives it: influence, and realignment or a
     coup where it has a target (never the space race)."""
     uses = ["influence"]
-    if O.realign_targets(state, side):
+    realign, coup = O.operation_uses(state, side)
+    if realign:
         uses.append("realign")
-    if O.coup_targets(state, side):
+    if coup:
         uses.append("coup")
     return uses
 
