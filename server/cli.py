@@ -206,6 +206,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     limits = Limits(args.max_sessions_per_bot, args.rate_limit, args.rate_burst)
     if not args.drain_s >= 0:
         raise UsageError(f"--drain-s takes a number of seconds >= 0, got {args.drain_s}")
+    if args.match_workers < 0:
+        raise UsageError(f"--match-workers takes 0 (play matches in this process) or more, got {args.match_workers}")
+    hosts = None
+    if args.match_workers:
+        from .host_pool import ProcessHosts
+
+        hosts = ProcessHosts(args.match_workers)
     tls = None
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
@@ -224,6 +231,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 limits=limits,
                 drain_s=args.drain_s,
                 verify=not args.no_verify,
+                hosts=hosts,
             )
         )
     except (ServeError, RegistryError) as exc:  # e.g. the port is taken, the token file is broken
@@ -562,6 +570,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "`shutdown` (default 30; a second signal ends them at once)")
     srv.add_argument("--no-verify", action="store_true",
                      help="serve even if DATA_DIR/matches.jsonl or a record it names was changed")
+    srv.add_argument("--match-workers", type=int, default=0, metavar="N",
+                     help="play matches in N worker processes (engine, views, records, built-in bots), this "
+                          "process only holding the bot sessions: a split referee (docs/protocol.md); "
+                          "default 0: every match in this process")
     srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     srv.set_defaults(func=cmd_serve)
 

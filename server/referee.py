@@ -11,6 +11,7 @@ ends its match as ``error``; a shutdown ends the rest as ``shutdown``: neither i
 
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +26,15 @@ from .archive import Archive
 from .auth import TokenRegistry
 from .bridge import TrioBridge
 from .core.game import Game, RulesError
+from .core.game import Outcome
 from .faults import CRASH, FORFEIT, POLICY_NAMES, PROTOCOL, Forfeit, TimeControl
+from .host_pool import HostLink, HostPool
+from .hosting import host_job
 from .local import code_version, new_seed
 from .match import RETRIED, Ask, MatchDriver, bot_seed
+from .plugins import PLUGINS_ENV
 from .records import RecordFile
-from .seats import InProcessSeat, LocalSeat, RemoteSeat, RunnerSeat, Seat
+from .seats import HostedSeat, InProcessSeat, LocalSeat, RemoteSeat, RunnerSeat, Seat
 from .sessions import (
     LOG_EVERY,
     LOG_FIRST,
@@ -73,6 +78,10 @@ class Match:
     status: int = pb.MATCH_STATUS_WAITING
     done: trio.Event = field(default_factory=trio.Event)
     scope: trio.CancelScope | None = None  # cancelled to end the match as `shutdown`
+    position: dict[str, Any] | None = None  # where it starts, when not from the deal
+    host: HostLink | None = None  # split referee: where the match is played (see .hosting)
+    hosted_flags: dict[str, int] | None = None  # a hosted match's flags claimed, once over
+    hosted_fallbacks: dict[str, int] = field(default_factory=dict)  # its built-in bots' fallbacks
 
     @property
     def record_path(self) -> Path:
@@ -88,8 +97,18 @@ class Match:
 
     @property
     def final_state(self) -> Any:
-        """The state the match ended in (multi-game matches count flags); None if never begun."""
+        """The state the match ended in; None if never begun, or played by a host."""
         return self.driver.state
+
+    def flags_claimed(self) -> dict[str, int]:
+        """Each role's flags when the match ended (multi-game matches count them); empty for a
+        game without flags or a match never begun."""
+        if self.hosted_flags is not None:
+            return self.hosted_flags
+        from ..sdk.plugin import capability
+
+        claimed = capability(self.game, "flags_claimed")
+        return claimed(self.final_state) if claimed is not None and self.final_state is not None else {}
 
     def remote_seats(self) -> list[RemoteSeat]:
         return [seat for seat in self.seats.values() if isinstance(seat, RemoteSeat)]
@@ -123,8 +142,12 @@ class Referee:
         address: str = "",
         ledger: bool = True,
         verify: bool = True,
+        hosts: HostPool | None = None,
     ) -> None:
         self.bridge = bridge
+        # Split referee: matches are played by hosts (worker processes, Ray actors), this process
+        # only holds sessions and routes bytes. None: every match is played here.
+        self.hosts = hosts
         self.tokens = tokens
         self.registry = registry  # plugin registry: .games, .bot(name)
         self.inbox_limit = inbox_limit
@@ -151,8 +174,15 @@ class Referee:
         self.archive.load()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
+            if self.hosts is not None:
+                await self.hosts.start(nursery)
             task_status.started()
-            await trio.sleep_forever()
+            try:
+                await trio.sleep_forever()
+            finally:
+                if self.hosts is not None:
+                    with trio.CancelScope(shield=True):
+                        await self.hosts.aclose()
 
     async def drain(self, timeout_s: float, hurry: trio.Event | None = None) -> None:
         """A graceful shutdown: take no new session (reconnects of seated bots excepted) and
@@ -418,13 +448,13 @@ class Referee:
         seats = {role: self._seat(role, bot, game, seed, match_id) for role, bot in zip(rules.roles, bots, strict=True)}
         time_control = time_control or TimeControl()
         record = RecordFile(self.data_dir / "records" / f"{match_id}.jsonl")
-        driver = MatchDriver(
+        driver = (_FrontDriver if self.hosts is not None else MatchDriver)(
             game, rules, seed, {role: seat.bot for role, seat in seats.items()}, match_id=match_id,
             time_control=time_control, policy=policy, retries=retries, on_line=record, code_version=code_version(),
             position=position,
         )
         match = Match(match_id, game, rules, seed, seats, driver, time_control, policy, retries, connect_timeout_s,
-                      self.grace_s, record)
+                      self.grace_s, record, position=position)
         # A remote bot that is already connected takes its seat now.
         for seat in seats.values():
             if type(seat) is RemoteSeat and seat.identity in self.sessions:
@@ -447,6 +477,8 @@ class Referee:
             raise MatchError(str(exc.args[0] if exc.args else exc)) from None
         if spec.games and game.name not in spec.games:
             raise MatchError(f"bot {bot!r} does not play {game.name}")
+        if spec.trusted and self.hosts is not None:
+            return HostedSeat(role, bot)
         if spec.trusted:
             return LocalSeat(role, bot, InProcessSeat(spec.factory(bot_seed(seed, role)), game, match_id))
         return RunnerSeat(role, bot, f"plugin:{bot}:{match_id}:{role}")
@@ -467,7 +499,10 @@ class Referee:
                     async with trio.open_nursery() as runners:
                         await self._start_runners(match, runners)
                         if await self._wait_for_seats(match):
-                            await self._play(match)
+                            if self.hosts is not None:
+                                await self._play_hosted(match, mlog)
+                            else:
+                                await self._play(match)
                         runners.cancel_scope.cancel()
                 except Exception as exc:  # an engine or referee bug ends this match only, never as a result
                     exc = _single(exc)
@@ -534,6 +569,83 @@ class Referee:
             log.info("forfeit", match=match.id, role=forfeit.role, kind=forfeit.kind)
             driver.forfeit(forfeit)
 
+    async def _play_hosted(self, match: Match, mlog: Any) -> None:
+        """:meth:`_play` for a match played by a host (split referee, :mod:`.hosting`): the host
+        plays chance and its built-in bots and sends each remote seat's decision as the bytes
+        that seat gets; this process sends them, waits for the answer as :meth:`_ask` does, and
+        passes it on. The record lines come from the host; this process writes them. The match
+        driver here never plays: it holds the header, the faults and the outcome, and writes the
+        outcome line itself only when the host could not (a host gone, a shutdown)."""
+        driver = match.driver
+        match.status = pb.MATCH_STATUS_RUNNING
+        remote = {role: seat for role, seat in match.seats.items() if isinstance(seat, RemoteSeat)}
+        for role, seat in remote.items():
+            await seat.start(match, driver.started_message(role))
+        job = host_job(match.id, match.game.name, match.rules.ruleset, dict(match.rules.options), match.seed,
+                       driver.names, list(remote), match.time_control, match.policy, match.retries, match.position,
+                       os.environ.get(PLUGINS_ENV, ""))
+        host = match.host = await self.hosts.open(job)
+        counts: list[tuple[str, str]] = []
+
+        def history() -> dict[str, int]:
+            return {role: seat.history_sent for role, seat in remote.items()}
+
+        try:
+            sent = history()
+            step = await host.begin(sent)
+            while True:
+                for line in step["lines"]:
+                    _take_line(driver, line)
+                driver.faults = step["faults"]
+                if "over" in step:
+                    break
+                ask = step["ask"]
+                seat = remote[ask["role"]]
+                message, history_to = ask["message"], ask["history_to"]
+                if seat.history_sent != sent[seat.role]:  # a reconnect while the host built it
+                    message, history_to = await host.message(seat.role, seat.history_sent)
+                if history_to is not None:
+                    seat.history_sent = history_to
+
+                async def rebuild(history_from: int, seat: RemoteSeat = seat) -> bytes:
+                    again, history_to = await host.message(seat.role, history_from)
+                    if history_to is not None:
+                        seat.history_sent = history_to
+                    return again
+
+                started = trio.current_time()
+                result = await seat.wait_for_answer(match, ask["number"], ask["options"], ask["allowance_ms"],
+                                                    message, rebuild)
+                elapsed_ms = (trio.current_time() - started) * 1000.0
+                if result[0] == "ok":
+                    _, index, think_ms = result
+                    timing = {"elapsed_ms": round(elapsed_ms, 3)}
+                    if think_ms is not None:
+                        timing["think_ms"] = round(think_ms, 3)
+                        timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
+                    answer: tuple = ("ok", index, elapsed_ms, timing)
+                else:
+                    _, kind, detail, *counted = result
+                    seat.faulted(match.id, _Number(ask["number"]), kind, detail)
+                    answer = ("fault", kind, detail, elapsed_ms, counted[0] if counted else True)
+                counts, driver.pending_counts = driver.pending_counts, []
+                sent = history()
+                step = await host.advance(answer, counts, sent)
+                if "ask" not in step or step["ask"]["number"] != ask["number"]:
+                    seat.asked()
+            over = step["over"]
+            driver.outcome = Outcome(*over["outcome"])
+            driver.error_at = over["error_at"]
+            driver.finished = True
+            match.hosted_flags = over["flags"]
+            match.hosted_fallbacks = over["fallbacks"]
+            if over["error"]:
+                mlog.error("match ended by an error", where=host.where, decision=over["error_at"],
+                           traceback=over["error"])
+        finally:
+            with trio.CancelScope(shield=True):
+                await host.stop()
+
     async def _ask(self, match: Match, ask: Ask) -> None:
         """The seat's answer to one decision, its time measured here; a fault goes to the driver,
         which decides what follows (substitute, ask again, forfeit)."""
@@ -573,6 +685,37 @@ class Referee:
                     await seat.end(match, match.driver.ended_message(role))
             except Exception as exc:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
                 log.warning("bot failed at the end of the match", match=match.id, role=role, error=repr(exc))
+
+
+class _FrontDriver(MatchDriver):
+    """The driver of a hosted match on the front: it never plays (the host does); it counts the
+    faults only the front sees (stale answers refused) for the host to count in its turn."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending_counts: list[tuple[str, str]] = []
+
+    def count(self, role: str, kind: str) -> None:
+        super().count(role, kind)
+        self.pending_counts.append((role, kind))
+
+
+class _Number:
+    """A decision as :meth:`Seat.faulted` reads it (its number) for a hosted match."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+
+def _take_line(driver: MatchDriver, line: dict[str, Any]) -> None:
+    """A record line a host wrote: into the record file; the front's driver keeps up (the
+    header went out, the decision number, the outcome line once it came)."""
+    driver.begun = True
+    driver.emit(line)
+    if line.get("type") == "decision":
+        driver.number = line["n"]
+    elif line.get("type") == "outcome":
+        driver.record.footer = line
 
 
 def _single(exc: BaseException) -> BaseException:

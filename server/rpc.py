@@ -40,6 +40,7 @@ from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE
 from .bridge import Inbox, TrioBridge
 from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
+from .host_pool import HostPool
 from .referee import MatchError, Referee, ShuttingDown
 from .sessions import UNDECODABLE, Ending, Session
 from .verify import VerifyError
@@ -559,12 +560,15 @@ async def start_server(
     ledger: bool = True,
     verify: bool = True,
     on_referee: Callable[[Referee], None] | None = None,
+    hosts: HostPool | None = None,
 ) -> RunningServer:
     """Bind, start trio and the referee, and serve. Raises :class:`ServeError`.
 
     ``ledger``: keep ``matches.jsonl`` in ``data_dir`` (a tournament's referee does not: the run's
     results are its ledger); ``verify``: check it at start and refuse to serve if it or a record
-    was changed. ``on_referee(referee)`` runs before the first call is taken."""
+    was changed. ``on_referee(referee)`` runs before the first call is taken. ``hosts``: a split
+    referee, its matches played by these hosts (:class:`~.host_pool.ProcessHosts`...) and this
+    process only holding sessions and routing their bytes."""
     if tls is None and not insecure and not is_loopback(address):
         raise ServeError(
             f"refusing plaintext on non-loopback address {address}: give --tls-cert/--tls-key, "
@@ -586,7 +590,7 @@ async def start_server(
     bound = f"{address.rsplit(':', 1)[0]}:{port}"
     bridge = TrioBridge()
     referee = Referee(bridge, tokens, registry, data_dir, grace_s=grace_s, inbox_limit=inbox_limit, address=bound,
-                      ledger=ledger, verify=verify)
+                      ledger=ledger, verify=verify, hosts=hosts)
     try:
         await bridge.start(referee.run)
     except BaseException as exc:  # the referee could not start: trio's nurseries wrap the reason
@@ -613,7 +617,8 @@ async def start_server(
     watcher = asyncio.ensure_future(servicer.watch_tokens())
     limits = limits or Limits()
     log.info("serving", address=bound, tls=tls is not None, max_sessions_per_bot=limits.max_sessions_per_bot,
-             rate_limit=limits.rate_limit, rate_burst=limits.rate_burst)
+             rate_limit=limits.rate_limit, rate_burst=limits.rate_burst,
+             matches=hosts.description if hosts is not None else "played in this process")
     return RunningServer(server, bridge, referee, bound, watcher)
 
 

@@ -96,6 +96,17 @@ class InProcessSeat:
         self.bot.end(decode_match_ended(wire.match_ended))
 
 
+def decision_bytes(game: Game, state: Any, role: str, match_id: str, ask: Any, history_from: int,
+                   ) -> tuple[bytes, int | None]:
+    """The wire bytes of decision ``ask`` for the remote seat ``role``: its own view (history from
+    ``history_from`` on) and nothing else; and the last history entry they carry (None: none new).
+    The one place both the referee and a match host (:mod:`.hosting`) build them."""
+    view = game.view(state, role, history_from)
+    history_to = view["history"][-1][0] if view["history"] else None
+    wire_view = encode_view(game.name, view)
+    return serialize(decision_message(match_id, ask.number, ask.decision, wire_view, ask.clocks, ask.attempt)), history_to
+
+
 # -- the referee's seats (trio) ------------------------------------------------------------------
 #
 # The referee asks every seat the same way, ``await seat.ask(match, ask)``, and gets back
@@ -165,6 +176,20 @@ class LocalSeat(Seat):
         await trio.to_thread.run_sync(self.local.end, message, abandon_on_cancel=True)
 
 
+class HostedSeat(Seat):
+    """A built-in bot of a match played by a host (split referee, :mod:`.hosting`): the host
+    starts, asks and ends it; the front only names it."""
+
+    async def start(self, match: Any, message: pb.PlayResponse) -> None:
+        """Started by the host."""
+
+    async def ask(self, match: Any, ask: Any) -> tuple:
+        raise RuntimeError(f"{self.bot} ({self.role}) is asked by the match's host, not by the front")
+
+    async def end(self, match: Any, message: pb.PlayResponse) -> None:
+        """Ended by the host."""
+
+
 @dataclass(eq=False)
 class _Waiting:
     """A remote seat's pending decision, as sent."""
@@ -215,21 +240,30 @@ class RemoteSeat(Seat):
             self.session.error(_ERROR_CODES.get(kind, pb.ERROR_CODE_PROTOCOL), detail, match_id, ask.number)
 
     def _message(self, match: Any, ask: Any, history_from: int) -> bytes:
-        view = match.game.view(match.driver.state, self.role, history_from)
-        if view["history"]:
-            self.history_sent = view["history"][-1][0]
-        wire_view = encode_view(match.game.name, view)
-        return serialize(decision_message(match.id, ask.number, ask.decision, wire_view, ask.clocks, ask.attempt))
+        message, history_to = decision_bytes(match.game, match.driver.state, self.role, match.id, ask, history_from)
+        if history_to is not None:
+            self.history_sent = history_to
+        return message
 
     async def ask(self, match: Any, ask: Any) -> tuple:
-        pending = self.pending = _Waiting(ask.number, self._message(match, ask, self.history_sent),
-                                          lambda history_from: self._message(match, ask, history_from))
+        async def rebuild(history_from: int) -> bytes:
+            return self._message(match, ask, history_from)
+
+        return await self.wait_for_answer(match, ask.number, len(ask.decision.options), ask.allowance_ms,
+                                          self._message(match, ask, self.history_sent), rebuild)
+
+    async def wait_for_answer(self, match: Any, number: int, options: int, allowance_ms: int, message: bytes,
+                              rebuild: Any) -> tuple:
+        """Send decision ``number`` (``message``, its wire bytes) and wait for its answer:
+        ``("ok", index, think_ms or None)`` or a fault. ``await rebuild(history_from)`` gives the
+        message again for a new session (after a reconnect). Whether the message was built here
+        (:meth:`ask`) or by a match host (:mod:`.hosting`), the same waiting, the same faults."""
+        pending = self.pending = _Waiting(number, message, rebuild)
         receive = self.events[1]
         if self.session is not None:
             self.session.send(pending.message)
             pending.sent_to = self.session
-        deadline = trio.current_time() + ask.allowance_ms / 1000.0
-        options = len(ask.decision.options)
+        deadline = trio.current_time() + allowance_ms / 1000.0
         while True:
             if self.session is None:
                 if self.disconnected_for_good:
@@ -246,15 +280,15 @@ class RemoteSeat(Seat):
             with trio.move_on_at(deadline) as scope:
                 event = await receive.receive()
             if scope.cancelled_caught:
-                return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
+                return ("fault", TIMEOUT, f"no answer within {allowance_ms} ms")
             kind = event[0]
             if kind == "choice":
                 _, decision_id, index, think_us, _received = event
-                if decision_id != ask.number:
+                if decision_id != number:
                     # A late or early answer. Under `forfeit` it ends the match; otherwise it is
                     # counted and refused, and the pending decision may still be answered
                     # (substituting here would make every later answer stale in turn).
-                    detail = f"decision id {decision_id} is not the pending one ({ask.number})"
+                    detail = f"decision id {decision_id} is not the pending one ({number})"
                     if match.policy == FORFEIT:
                         return ("fault", STALE, detail)
                     match.driver.count(self.role, STALE)
@@ -268,7 +302,7 @@ class RemoteSeat(Seat):
                 return ("fault", event[1], event[2])
             if kind == "reconnect" and self.session is not None and pending.sent_to is not self.session:
                 self.disconnected_for_good = False
-                pending.message = pending.rebuild(0)  # a new session has no history yet
+                pending.message = await pending.rebuild(0)  # a new session has no history yet
                 self.session.send(pending.message)
                 pending.sent_to = self.session
             # "disconnect": loop round to the grace window

@@ -1,0 +1,233 @@
+"""A match hosted away from the referee's front: the match side of a split referee.
+
+With ``standoff serve --match-workers N`` (or a tournament with remote entrants and
+``match_workers``) the referee process keeps only the bot sessions and routes bytes; the work of
+each match, the engine, chance, the record lines, every view and its encoding, and the built-in
+bots seated in it, runs in a :class:`MatchHost` in a worker process (:mod:`.match_worker`) or in
+a Ray actor (:mod:`standoff.tournaments.ray_hosts`). The front asks a host for the next decision
+of a remote seat and gets back the bytes that seat is sent, *its own view only*; it answers with
+what the seat chose (or its fault), and the host plays on: chance, and every decision of its
+built-in bots, until the next remote decision or the end.
+
+A host speaks in small picklable values, so that the same object serves a pipe and Ray:
+
+* :meth:`MatchHost.begin` → a step, :meth:`MatchHost.advance` (the answer to the last ask) →
+  the next step; a step is ``{"ask": {...}, "lines": [...], "faults": {...}}`` or, at the end,
+  ``{"over": {...}, "lines": [...], "faults": {...}}``;
+* :meth:`MatchHost.message` → a remote seat's pending decision again, from another history
+  point (after a reconnect);
+* :meth:`MatchHost.stop` → the match ended by the front (shutdown, a front error): no more steps.
+
+The decisions, answers, faults and verdicts are the match driver's (:class:`~.match.MatchDriver`),
+so a hosted match writes the same record lines, and sends the same bytes, as the referee playing
+it in its own process.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import traceback
+from collections.abc import Generator
+from typing import Any
+
+from .core.game import Game
+from .faults import CRASH, ILLEGAL, TIMEOUT, Forfeit, TimeControl
+from .local import code_version
+from .match import RETRIED, Ask, MatchDriver, bot_seed
+from .seats import InProcessSeat, decision_bytes
+
+
+class HostError(RuntimeError):
+    """A host that cannot play the match it was given (unknown game or bot on this node)."""
+
+
+def host_job(match_id: str, game: str, ruleset: str, options: dict[str, str], seed: int, names: dict[str, str],
+             remote: list[str], time_control: TimeControl, policy: int | None, retries: int,
+             position: dict[str, Any] | None, plugins: str = "") -> dict[str, Any]:
+    """What a host needs to play a match (JSON-ready): ``names`` is every role's bot as
+    written (``remote:NAME`` included), ``remote`` the roles the front answers for."""
+    return {
+        "match_id": match_id, "game": game, "ruleset": ruleset, "options": dict(options), "seed": seed,
+        "names": dict(names), "remote": list(remote), "position": position, "policy": policy,
+        "retries": retries, "plugins": plugins, "code_version": code_version(),
+        "time_control": [time_control.bank_ms, time_control.increment_ms, time_control.max_per_decision_ms],
+    }
+
+
+class MatchHost:
+    """One match played on the match side (see the module docstring). ``registry``: where the
+    game and the built-in bots of the job are found (the worker's own plugin registry)."""
+
+    def __init__(self, job: dict[str, Any], registry: Any) -> None:
+        game: Game | None = registry.games.get(job["game"])
+        if game is None:
+            raise HostError(f"game {job['game']!r} is not available here")
+        self.game = game
+        self.match_id = job["match_id"]
+        self.remote = tuple(job["remote"])
+        rules = game.rules(job["ruleset"] or None, job["options"])
+        if job["position"] is not None:
+            from .games.positions import from_position
+
+            rules = from_position(game, job["position"]).rules
+        self.lines: list[dict[str, Any]] = []
+        self.driver = MatchDriver(
+            game, rules, job["seed"], job["names"], match_id=self.match_id,
+            time_control=TimeControl(*job["time_control"]), policy=job["policy"], retries=job["retries"],
+            on_line=self.lines.append, code_version=job["code_version"], position=job["position"],
+        )
+        self.seats: dict[str, InProcessSeat] = {}
+        for role, bot in job["names"].items():
+            if role in self.remote:
+                continue
+            try:
+                spec = registry.bot(bot)
+            except LookupError as exc:
+                raise HostError(str(exc.args[0] if exc.args else exc)) from None
+            self.seats[role] = InProcessSeat(spec.factory(bot_seed(job["seed"], role)), game, self.match_id)
+        # One thread per built-in seat, so that a bot overrunning its time can be left behind
+        # (as the referee's own LocalSeat does) while the match goes on.
+        self.pools: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
+        self.history: dict[str, int] = {}
+        self.run: Generator[dict[str, Any], Any, dict[str, Any]] | None = None
+        self.over = False
+
+    # -- the front's calls --------------------------------------------------------------------------
+
+    def begin(self, history: dict[str, int] | None = None) -> dict[str, Any]:
+        """Start the built-in bots and play to the first remote decision (or the end)."""
+        self.history = dict(history or {})
+        self.run = self._play()
+        return self._step(None)
+
+    def advance(self, answer: tuple, counts: list[tuple[str, str]] = (), history: dict[str, int] | None = None,
+                ) -> dict[str, Any]:
+        """The front's answer to the pending ask: ``("ok", index, elapsed_ms, timing)`` or
+        ``("fault", kind, detail, elapsed_ms, counted)``; ``counts``: faults that change nothing
+        but the count (stale answers refused), ``history``: each remote role's history point."""
+        for role, kind in counts:
+            self.driver.count(role, kind)
+        if history is not None:
+            self.history = dict(history)
+        return self._step(answer)
+
+    def message(self, role: str, history_from: int) -> tuple[bytes, int | None]:
+        """The pending decision of remote ``role`` again, its history from ``history_from``."""
+        ask = self.pending
+        return decision_bytes(self.game, self.driver.state, role, self.match_id, ask, history_from)
+
+    def stop(self) -> None:
+        """The front ended the match (its own record lines say how): let the bots go."""
+        self.over = True
+        if self.run is not None:
+            self.run.close()
+        for pool in self.pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- playing ------------------------------------------------------------------------------------
+
+    def _step(self, answer: Any) -> dict[str, Any]:
+        assert self.run is not None and not self.over, "the match is over"
+        try:
+            ask = self.run.send(answer) if answer is not None else next(self.run)
+            step = {"ask": ask}
+        except StopIteration as end:
+            step = {"over": end.value}
+            self.stop()
+        step["lines"], self.lines[:] = list(self.lines), []
+        step["faults"] = {role: dict(kinds) for role, kinds in self.driver.faults.items()}
+        return step
+
+    def _play(self) -> Generator[dict[str, Any], Any, dict[str, Any]]:
+        """The match loop of the match side: the referee's (:meth:`~.referee.Referee._play`)
+        with its remote asks yielded to the front."""
+        driver = self.driver
+        error = ""
+        try:
+            try:
+                for role, seat in self.seats.items():
+                    try:
+                        seat.start(driver.started_message(role))
+                    except Exception as exc:  # noqa: BLE001 - a built-in bot's bug: a crash
+                        driver.count(role, CRASH)
+                        raise Forfeit(role, CRASH, f"{role} ({seat_name(driver, role)}) forfeits: bot raised "
+                                                   f"{type(exc).__name__} when the match started: {exc}") from None
+                while (ask := driver.next_ask()) is not None:
+                    while True:
+                        if ask.role in self.seats:
+                            result = self._ask_local(ask)
+                        else:
+                            self.pending = ask
+                            message, history_to = decision_bytes(self.game, driver.state, ask.role, self.match_id,
+                                                                 ask, self.history.get(ask.role, 0))
+                            result = yield {"role": ask.role, "number": ask.number, "attempt": ask.attempt,
+                                            "allowance_ms": ask.allowance_ms, "options": len(ask.decision.options),
+                                            "message": message, "history_to": history_to}
+                        if result[0] == "ok":
+                            _, index, elapsed_ms, timing = result
+                            driver.answer(ask, index, elapsed_ms, timing)
+                            break
+                        _, kind, detail, elapsed_ms, counted = result
+                        if driver.fault(ask, kind, detail, elapsed_ms, counted=counted) != RETRIED:
+                            break
+                        ask = driver.retry(ask)
+            except Forfeit as forfeit:
+                driver.forfeit(forfeit)
+        except Exception as exc:  # an engine bug ends this match only, never as a result
+            driver.end_by_error(exc)
+            error = "".join(traceback.format_exception(exc, limit=8))
+        driver.finish()
+        ended = {}
+        for role, seat in self.seats.items():
+            try:
+                seat.end(driver.ended_message(role))
+            except Exception:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
+                pass
+        for role, seat in self.seats.items():
+            ended[role] = getattr(seat.bot, "fallbacks", 0)
+        claimed = _capability(self.game, "flags_claimed")
+        flags = claimed(driver.state) if claimed is not None and driver.state is not None else {}
+        return {"outcome": tuple(driver.outcome), "error_at": driver.error_at, "error": error,
+                "number": driver.number, "flags": flags, "fallbacks": ended}
+
+    def _ask_local(self, ask: Ask) -> tuple:
+        """A built-in bot's answer, as the referee's :class:`~.seats.LocalSeat` gets it: in a
+        thread of its own, left behind if it overruns its time."""
+        seat = self.seats[ask.role]
+        prepared = seat.prepare(self.driver.state, ask.decision, ask.number, ask.clocks)
+        pool = self.pools.get(ask.role)
+        if pool is None:
+            pool = self.pools[ask.role] = concurrent.futures.ThreadPoolExecutor(1, f"bot-{ask.role}")
+        started = _clock()
+        future = pool.submit(seat.answer, prepared)
+        try:
+            index = future.result(ask.allowance_ms / 1000.0)
+        except concurrent.futures.TimeoutError:
+            pool.shutdown(wait=False)
+            del self.pools[ask.role]
+            elapsed_ms = (_clock() - started) * 1000.0
+            return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms", elapsed_ms, True)
+        except Exception as exc:  # noqa: BLE001 - the bot's own bug
+            elapsed_ms = (_clock() - started) * 1000.0
+            return ("fault", CRASH, f"bot raised {type(exc).__name__}: {exc}", elapsed_ms, True)
+        elapsed_ms = (_clock() - started) * 1000.0
+        if type(index) is not int or not 0 <= index < len(ask.decision.options):
+            return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}",
+                    elapsed_ms, True)
+        return ("ok", index, elapsed_ms, {"elapsed_ms": round(elapsed_ms, 3), "think_ms": round(elapsed_ms, 3)})
+
+
+def seat_name(driver: MatchDriver, role: str) -> str:
+    return driver.names[role]
+
+
+def _capability(game: Game, name: str) -> Any:
+    from ..sdk.plugin import capability
+
+    return capability(game, name)
+
+
+def _clock() -> float:
+    import time
+
+    return time.perf_counter()
