@@ -1,7 +1,7 @@
 """The SDK's forward model: beliefs built and random rollouts played from sampled states, per second.
 
     python benchmarks/bench_forward_model.py [--game schotten-totten] [--positions 10]
-        [--rollouts 40] [--at 60] [--ismcts 100] [--rounds 5] [--against REV]
+        [--rollouts 40] [--at 60] [--ismcts 100 [--ismcts-attr DEPTH=3 ...]] [--rounds 5] [--against REV]
 
 What a search bot (``ismcts``, ``ts-search``) pays per decision and per iteration. A round takes
 --positions positions (uniformly random game ``p``, seeded ``p``, stopped at its --at-th
@@ -17,6 +17,9 @@ decision of a player or earlier if it ends), the deciding player's full view of 
 * with ``--ismcts N`` (Schotten Totten): ``ismcts`` decisions per second at N iterations each,
   the bot choosing at every position (a search with its own rollout policy and flag model on
   sampled states), and a digest of its choices (a check: the same in both trees).
+  ``--ismcts-attr NAME=VALUE`` sets a class attribute of ``IsmctsBot`` first (an int, else a
+  string), e.g. ``SELECTION=ucb --ismcts-attr DEPTH=3`` to time the same search on a tree whose
+  defaults changed (the digest then says whether both trees chose alike).
 
 With ``--against REV`` the same code runs on git revision REV too, interleaved round by round
 in fresh interpreters (see benchmarks/against.py).
@@ -88,14 +91,18 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         "rollout decisions/rollout": decisions / rollouts,
     }
     if args.ismcts and args.game == "schotten-totten":
-        result.update(ismcts(game, rules, views, args.ismcts))
+        result.update(ismcts(game, rules, views, args.ismcts, args.ismcts_attr))
     return result
 
 
-def ismcts(game, rules, views: list[dict], iterations: int) -> dict[str, float]:
+def ismcts(game, rules, views: list[dict], iterations: int, attrs: list[str] = ()) -> dict[str, float]:
     """``ismcts`` (seeded, ``iterations`` per decision) choosing at every position."""
     from standoff.bots.ismcts import IsmctsBot
     from standoff.sdk.types import MatchInfo
+
+    for item in attrs:
+        name, _, value = item.partition("=")
+        setattr(IsmctsBot, name, int(value) if value.lstrip("-").isdigit() else value)
 
     decisions = [_decision_of(game, rules, view) for view in views]
     bots = []
@@ -130,8 +137,13 @@ def main() -> int:
                         help="the position: a game's N-th decision of a player (default 60)")
     parser.add_argument("--ismcts", type=int, default=0, metavar="N",
                         help="also time ismcts at N iterations per decision at every position")
+    parser.add_argument("--ismcts-attr", action="append", default=[], metavar="NAME=VALUE",
+                        help="set an IsmctsBot class attribute first (repeatable)")
     against.add_arguments(parser)
     args = parser.parse_args()
+    for item in args.ismcts_attr:
+        if "=" not in item or not item.partition("=")[0].isupper():
+            parser.error(f"--ismcts-attr {item!r}: expected NAME=VALUE (an upper-case class attribute)")
     title = (f"{args.game}: {args.positions} positions (player decision {args.at} of random games), "
              f"{args.rollouts} sample+rollout each")
     return against.run(args, measure, METRICS, title=title)

@@ -56,7 +56,7 @@ class IsmctsBot(Bot):
     games = ("schotten-totten",)
 
     #: default budget per decision: iterations, or seconds when ``SECONDS`` is set
-    ITERATIONS: int = 200
+    ITERATIONS: int = 600
     SECONDS: float | None = None
     #: UCB exploration constant (rewards are game-win chances in [0, 1])
     EXPLORATION = 0.5
@@ -68,7 +68,12 @@ class IsmctsBot(Bot):
     PRIOR_VISITS = 2
     #: judge a line at our DEPTH-th next play (1: after the opponent's reply; 0: as soon as our
     #: move and our draw are done)
-    DEPTH = 3
+    DEPTH = 1
+    #: how the root's candidates share the iterations: ``"paired"`` plays every candidate on the
+    #: same sampled deal with the same chance draws (common random numbers: the candidates are
+    #: compared on identical hidden cards, so the deal's luck cancels out of their differences),
+    #: ``"ucb"`` the tree walk of :meth:`_iterate` (one candidate per sample, UCB1)
+    SELECTION = "paired"
     #: Tests set this to see exceptions instead of the fallback (counted and logged in play:
     #: :meth:`Bot.count_fallback`).
     strict = False
@@ -79,8 +84,15 @@ class IsmctsBot(Bot):
     P_CERTAIN = ProbabilityBot.P_CERTAIN
     USE_CERTAIN = True
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None) -> None:
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 depth: int | None = None, selection: str | None = None) -> None:
         super().__init__(seed)
+        if depth is not None:  # else the class attribute (a subclass may set it)
+            if not isinstance(depth, int) or depth < 0:
+                raise ValueError(f"ismcts depth must be a whole number >= 0, not {depth!r}")
+            self.DEPTH = depth
+        if selection is not None:
+            self.SELECTION = selection
         if iterations is None and seconds is None:
             env_seconds = os.environ.get(ENV_SECONDS)
             env_iterations = os.environ.get(ENV_ITERATIONS)
@@ -92,6 +104,8 @@ class IsmctsBot(Bot):
                 iterations, seconds = self.ITERATIONS, self.SECONDS
         if seconds is not None:
             iterations = None
+        if self.SELECTION not in ("paired", "ucb"):
+            raise ValueError(f"IsmctsBot.SELECTION must be 'paired' or 'ucb', not {self.SELECTION!r}")
         self.iterations = iterations
         self.seconds = seconds
         self.options: dict[str, str] | None = None
@@ -153,6 +167,8 @@ class IsmctsBot(Bot):
         moves = self._root_moves(game, belief.state, me, rng)
         if not moves:
             return None
+        if self.SELECTION == "paired":
+            return self._search_paired(game, belief, keys, self._candidates(moves), me, rng)
         for path, value in self._candidates(moves):
             node = root
             for key in path:
@@ -190,6 +206,75 @@ class IsmctsBot(Bot):
                 if best_rank is None or rank > best_rank:
                     best, best_rank = i, rank
         return best
+
+    def _search_paired(self, game, belief: Belief, keys: list[str], moves: list, me: str,
+                       rng: random.Random) -> int | None:
+        """Every candidate line played on the same samples: per round one sampled deal and one
+        seed for the chance draws and the policy's random choices, each candidate applied to a
+        copy of that deal and played on (:meth:`_playout`); the answer is the first move of the
+        candidate with the best mean (ties: the better static value, then the order of
+        :meth:`_candidates`). ``iterations`` counts lines, so a round costs one per candidate."""
+        count = len(moves)
+        totals = [0.0] * count
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.iterations
+        done = rounds = 0
+        if count > 1:
+            while True:
+                if budget is not None and done + count > budget and rounds:
+                    break
+                if deadline is not None and rounds and time.perf_counter() >= deadline:
+                    break
+                deal = belief.sample(rng)
+                seed = rng.getrandbits(64)
+                for i, (path, _) in enumerate(moves):
+                    totals[i] += self._playout(game, deal.copy(), path, me, random.Random(seed))
+                done += count
+                rounds += 1
+        means = [t / rounds if rounds else 0.0 for t in totals]
+        self.stats = {"iterations": done, "rounds": rounds,
+                      "moves": {" ".join(path): (rounds, mean) for (path, _), mean in zip(moves, means, strict=True)}}
+        order = sorted(range(count), key=lambda i: (-means[i], -moves[i][1], i))
+        first = moves[order[0]][0][0]
+        return keys.index(first) if first in keys else None
+
+    def _playout(self, game, state, path: tuple[str, ...], me: str, rng: random.Random) -> float:
+        """Our move ``path`` (option keys; chance in between from ``rng``) applied to ``state``,
+        then the line played on by the policy, judged as :meth:`_iterate` judges it. A step of
+        ``path`` this sample does not offer (a draw decided it) leaves the rest to the policy."""
+        me_index = state.rules.roles.index(me)
+        step_at = 0
+        plays = 0
+        depth = self.DEPTH
+        decide, apply = game.decision, game.apply
+        while True:
+            decision = decide(state)
+            if decision is None:
+                return state.outcome.scores[me_index]
+            options = decision.options
+            role = decision.role
+            if role == CHANCE:
+                apply(state, options[rng.randrange(len(options))])
+                continue
+            if step_at < len(path):
+                key = path[step_at]
+                option = next((o for o in options if o.key == key), None)
+                if option is not None and role == me:
+                    apply(state, option)
+                    step_at += 1
+                    continue
+                if role == me and len(options) > 1 and decision.step != "claim":
+                    step_at = len(path)  # not offered here: the policy goes on
+            if role != me and depth == 0:
+                return self._evaluate(game, state, me)
+            if role == me and decision.step == "play":
+                plays += 1
+                if plays >= depth:
+                    return self._evaluate(game, state, me)
+            if len(options) == 1:
+                apply(state, options[0])
+                continue
+            apply(state, options[self._policy(state, decision, rng)])
 
     def _candidates(self, moves: list) -> list:
         """The moves searched: the ``WIDTH`` best first choices (a card to play...) by static value,
@@ -485,7 +570,106 @@ class FlagModel:
     def best_placement(self, state, role: int, cards) -> tuple[int, int] | None:
         """Greedy's troop play for ``role`` in ``state``: the ``(card, flag)`` among ``cards``
         (troops in its hand) and its open flags that raises its chance at that flag the most
-        (ties: the lower card)."""
+        (ties: the lower card).
+
+        The same figures as :meth:`side` for every pair, computed with what a flag's pairs share
+        hoisted out (the opponent's reach, its estimate) and a pair skipped when even a certain
+        win there could not beat the best gain so far (a chance is at most 1): the rollout
+        policy's hot loop (:meth:`best_placement_reference` is the plain form the tests compare it with)."""
+        n = len(state.rules.roles)
+        opp = 1 - role
+        hand_mask, count = _troop_mask(state.hands[role])
+        external = state.unseen_mask() & ~hand_mask
+        sides, claimed, fogs, muds = state.sides, state.claimed, state.fog, state.mud
+        memo = self.memo
+        d_missing, d_opp, temp, p_certain = self.d_missing, self.d_opp, self.temp, self.p_certain
+        use_certain = self.use_certain
+        best, choice = -1e9, None
+        opens = []
+        for f in range(9):
+            if claimed[f] >= 0:
+                continue
+            size = 4 if muds[f] >= 0 else 3
+            mine = sides[f * n + role]
+            if len(mine) >= size:
+                continue
+            fog = fogs[f] >= 0
+            theirs = sides[f * n + opp]
+            if len(theirs) > size:
+                theirs = _strongest(theirs, size, fog)
+            base = self.side(mine, theirs, False, size, fog, hand_mask, count, external)
+            k_theirs = size - len(theirs)
+            if k_theirs:
+                opp_best = self.reach(theirs, size, external, fog)
+                opp_estimate = -1e9 if opp_best is None else _score(opp_best, size) - d_opp * k_theirs
+                other = other_score = None
+            else:
+                opp_best = opp_estimate = None
+                other = strength(theirs, fog)
+                other_score = _score(other, size)
+            opens.append((f, mine, size, fog, base, size - len(mine) - 1, opp_best, opp_estimate, other,
+                          other_score))
+        rest_count = count - 1
+        exp = math.exp  # the logistic of :func:`standoff.bots.greedy._logistic`, inline
+        for card in cards:
+            rest = hand_mask & ~(1 << card)
+            penalty = 0.001 * (card % 10 + 1)
+            wide = external | rest
+            for f, mine, size, fog, base, k_mine, opp_best, opp_estimate, other, other_score in opens:
+                if 1.0 - base - penalty <= best:
+                    continue  # not even a sure win here would beat the best gain so far
+                cards_now = mine + (card,)
+                if k_mine == 0:
+                    ours = strength(cards_now, fog)
+                    if other is not None:  # both complete: no tie-break for a side completed last
+                        value = 1.0 if ours > other else 0.0
+                    elif opp_best is None or opp_best <= ours:
+                        value = 1.0
+                    else:
+                        x = (ours[0] * 10 + ours[1] / size - opp_estimate) / temp
+                        value = 1.0 if x > 60 else 0.0 if x < -60 else 1.0 / (1.0 + exp(-x))
+                else:
+                    certain = None
+                    estimate = -1e9
+                    if use_certain and rest_count >= k_mine:
+                        key = (cards_now, size, rest, fog)
+                        certain = memo.get(key, memo)
+                        if certain is memo:
+                            certain = memo[key] = _reach(cards_now, size, rest, fog)
+                        if certain is not None:
+                            estimate = certain[0] * 10 + certain[1] / size
+                    key = (cards_now, size, wide, fog)
+                    reached = memo.get(key, memo)
+                    if reached is memo:
+                        reached = memo[key] = _reach(cards_now, size, wide, fog)
+                    if reached is None:
+                        value = 0.0
+                    else:
+                        score = reached[0] * 10 + reached[1] / size
+                        if score > estimate:
+                            estimate = score
+                        estimate -= d_missing * k_mine
+                        if other is not None:
+                            if reached <= other:
+                                value = 0.0
+                            elif certain is not None and certain > other:
+                                value = p_certain
+                            else:
+                                x = (estimate - other_score) / temp
+                                value = 1.0 if x > 60 else 0.0 if x < -60 else 1.0 / (1.0 + exp(-x))
+                        elif opp_best is None or (certain is not None and certain > opp_best):
+                            value = p_certain
+                        else:
+                            x = (estimate - opp_estimate) / temp
+                            value = 1.0 if x > 60 else 0.0 if x < -60 else 1.0 / (1.0 + exp(-x))
+                gain = value - base
+                gain -= penalty
+                if gain > best:
+                    best, choice = gain, (card, f)
+        return choice
+
+    def best_placement_reference(self, state, role: int, cards) -> tuple[int, int] | None:
+        """:meth:`best_placement` written plainly through :meth:`side` (the tests check both agree)."""
         n = len(state.rules.roles)
         opp = 1 - role
         hand_mask, count = _troop_mask(state.hands[role])

@@ -47,6 +47,15 @@ def random_position(seed: int, number: int):
     raise AssertionError("the game ended first")
 
 
+def play_position(seed: int, number: int):
+    """The first ``play`` decision (one the bot searches) of a seeded random game from ``number`` on."""
+    while True:
+        state, decision = random_position(seed, number)
+        if decision.step == "play":
+            return state, decision
+        number = state.number + 1
+
+
 def test_registered_and_budgets(monkeypatch):
     assert BUILTIN_BOTS["ismcts"] is IsmctsBot
     assert IsmctsBot(1).iterations == IsmctsBot.ITERATIONS and IsmctsBot(1).seconds is None
@@ -103,9 +112,12 @@ def test_same_view_same_choice():
     assert checked == 6
 
 
-def test_samples_come_from_the_view_only(monkeypatch):
+@pytest.mark.parametrize("selection", ["paired", "ucb"])
+def test_samples_come_from_the_view_only(monkeypatch, selection):
     """The search builds its samples with the SDK's Belief from the view it was given (nothing
-    else reaches it), and every sample shows that same view."""
+    else reaches it), and every sample shows that same view (either way of sharing iterations:
+    one sample per iteration, or one per round of every candidate)."""
+    monkeypatch.setattr(IsmctsBot, "SELECTION", selection)
     made = []
     real = Belief.__init__
 
@@ -125,11 +137,13 @@ def test_samples_come_from_the_view_only(monkeypatch):
     monkeypatch.setattr(Belief, "sample", sample)
     state, decision = random_position(4, 60)
     view = GAME.view(state, decision.role)
-    IsmctsBot(1, iterations=10).choose(*wire(decision, view))
+    bot = IsmctsBot(1, iterations=40)
+    bot.choose(*wire(decision, view))
     assert len(made) == 1
     given, kwargs = made[0]
     assert given == view and set(kwargs) <= {"options", "rules", "check"}
-    assert len(samples) == 10 and all(seen == view for seen in samples)
+    expected = 40 if selection == "ucb" else bot.stats["rounds"]
+    assert expected >= 2 and len(samples) == expected and all(seen == view for seen in samples)
     assert ismcts_module.Belief is Belief
 
 
@@ -148,3 +162,62 @@ def test_deterministic_given_seed_and_time_budget():
     bot = IsmctsBot(1, seconds=0.05)
     index = bot.choose(*wire(decision, GAME.view(state, decision.role)))
     assert 0 <= index < len(decision.options) and "iterations" in bot.stats
+
+
+def test_fast_best_placement_equals_the_plain_one():
+    """The rollout policy's hoisted, pruned troop choice gives exactly the plain per-pair answer
+    (:meth:`FlagModel.best_placement_reference`) for both roles in positions of random games,
+    tactics (Fog, Mud) included."""
+    model = ismcts_module.FlagModel(IsmctsBot)
+    compared = 0
+    for seed in range(12):
+        rng, chance = random.Random(300 + seed), chance_rng(300 + seed)
+        state = GAME.new_state(GAME.rules())
+        while (d := GAME.decision(state)) is not None:
+            if d.role != CHANCE and d.step == "play":
+                for role in (0, 1):
+                    troops = sorted(c for c in state.hands[role] if c < 60)
+                    if troops:
+                        fast = model.best_placement(state, role, troops)
+                        assert fast == model.best_placement_reference(state, role, troops)
+                        compared += fast is not None
+            index = sample_chance(chance, d) if d.role == CHANCE else rng.randrange(len(d.options))
+            GAME.apply(state, d.options[index])
+    assert compared > 300
+
+
+@pytest.mark.parametrize("selection", ["paired", "ucb"])
+def test_same_seed_same_search(selection):
+    """Determinism with an iteration budget, either selection: the same seed gives the same
+    answer and the same statistics."""
+    state, decision = play_position(11, 45)
+    seen = []
+    for _ in range(2):
+        bot = IsmctsBot(3, iterations=60, selection=selection, depth=2)
+        index = bot.choose(*wire(decision, GAME.view(state, decision.role)))
+        seen.append((index, bot.stats))
+    assert seen[0] == seen[1] and 0 <= seen[0][0] < len(decision.options)
+    assert seen[0][1]["iterations"] >= 2
+
+
+def test_paired_rounds_play_every_candidate_on_one_deal(monkeypatch):
+    """A paired round samples once and plays each candidate line from a copy of that deal: as
+    many samples as rounds, and each round's lines cost one iteration apiece."""
+    state, decision = play_position(2, 50)
+    sampled = []
+    real_sample = Belief.sample
+    monkeypatch.setattr(Belief, "sample", lambda self, rng: sampled.append(1) or real_sample(self, rng))
+    bot = IsmctsBot(4, iterations=100)
+    bot.choose(*wire(decision, GAME.view(state, decision.role)))
+    stats = bot.stats
+    lines = len(stats["moves"])
+    assert lines >= 2 and len(sampled) == stats["rounds"] >= 2
+    assert stats["iterations"] == stats["rounds"] * lines <= 100
+    assert all(rounds == stats["rounds"] and 0.0 <= mean <= 1.0 for rounds, mean in stats["moves"].values())
+
+
+def test_bad_depth_or_selection_is_a_clear_error():
+    with pytest.raises(ValueError, match="depth"):
+        IsmctsBot(1, depth=-1)
+    with pytest.raises(ValueError, match="SELECTION"):
+        IsmctsBot(1, selection="greedy")
