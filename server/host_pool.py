@@ -39,6 +39,16 @@ class HostLink(ABC):
     #: where the match runs, for messages (``worker 2 (pid 1234)``, ``node 10.0.0.5``)
     where = ""
 
+    def __init__(self) -> None:
+        #: set when the host is gone (its process or node died): the match ends at once
+        self.gone = trio.Event()
+        self.gone_reason = ""
+
+    def lost(self, reason: str) -> None:
+        if not self.gone.is_set():
+            self.gone_reason = reason
+            self.gone.set()
+
     @abstractmethod
     async def call(self, method: str, *args: Any) -> Any:
         """``MatchHost.method(*args)`` on the host; raises :class:`HostGone`."""
@@ -92,6 +102,7 @@ class _Worker:
         self.ids = itertools.count(1)
         self.send_lock = trio.Lock()
         self.gone: str = ""
+        self.links: set[_ProcessLink] = set()
 
     @property
     def where(self) -> str:
@@ -149,13 +160,17 @@ class _Worker:
         self.gone = f"exited with code {code}"
         for send in list(self.waiting.values()):
             send.send_nowait((False, f"the process exited with code {code} while hosting the match"))
+        for link in list(self.links):
+            link.lost(f"{self.where} exited with code {code} while hosting the match")
 
 
 class _ProcessLink(HostLink):
     def __init__(self, worker: _Worker, match_id: str) -> None:
+        super().__init__()
         self.worker, self.match_id = worker, match_id
         self.where = worker.where
         self.closed = False
+        worker.links.add(self)
 
     async def call(self, method: str, *args: Any) -> Any:
         return await self.worker.call(self.match_id, method, args)
@@ -164,7 +179,9 @@ class _ProcessLink(HostLink):
         if not self.closed:
             self.closed = True
             self.worker.matches -= 1
-            await super().stop()
+            self.worker.links.discard(self)
+            if not self.gone.is_set():
+                await super().stop()
 
 
 class ProcessHosts(HostPool):

@@ -28,7 +28,7 @@ from .bridge import TrioBridge
 from .core.game import Game, RulesError
 from .core.game import Outcome
 from .faults import CRASH, FORFEIT, POLICY_NAMES, PROTOCOL, Forfeit, TimeControl
-from .host_pool import HostLink, HostPool
+from .host_pool import HostGone, HostLink, HostPool
 from .hosting import host_job
 from .local import code_version, new_seed
 from .match import RETRIED, Ask, MatchDriver, bot_seed
@@ -585,54 +585,18 @@ class Referee:
                        driver.names, list(remote), match.time_control, match.policy, match.retries, match.position,
                        os.environ.get(PLUGINS_ENV, ""))
         host = match.host = await self.hosts.open(job)
-        counts: list[tuple[str, str]] = []
-
-        def history() -> dict[str, int]:
-            return {role: seat.history_sent for role, seat in remote.items()}
-
+        step = None
         try:
-            sent = history()
-            step = await host.begin(sent)
-            while True:
-                for line in step["lines"]:
-                    _take_line(driver, line)
-                driver.faults = step["faults"]
-                if "over" in step:
-                    break
-                ask = step["ask"]
-                seat = remote[ask["role"]]
-                message, history_to = ask["message"], ask["history_to"]
-                if seat.history_sent != sent[seat.role]:  # a reconnect while the host built it
-                    message, history_to = await host.message(seat.role, seat.history_sent)
-                if history_to is not None:
-                    seat.history_sent = history_to
+            async with trio.open_nursery() as nursery:
+                async def watch() -> None:  # a host gone ends the match now, not at the next call
+                    await host.gone.wait()
+                    nursery.cancel_scope.cancel()
 
-                async def rebuild(history_from: int, seat: RemoteSeat = seat) -> bytes:
-                    again, history_to = await host.message(seat.role, history_from)
-                    if history_to is not None:
-                        seat.history_sent = history_to
-                    return again
-
-                started = trio.current_time()
-                result = await seat.wait_for_answer(match, ask["number"], ask["options"], ask["allowance_ms"],
-                                                    message, rebuild)
-                elapsed_ms = (trio.current_time() - started) * 1000.0
-                if result[0] == "ok":
-                    _, index, think_ms = result
-                    timing = {"elapsed_ms": round(elapsed_ms, 3)}
-                    if think_ms is not None:
-                        timing["think_ms"] = round(think_ms, 3)
-                        timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
-                    answer: tuple = ("ok", index, elapsed_ms, timing)
-                else:
-                    _, kind, detail, *counted = result
-                    seat.faulted(match.id, _Number(ask["number"]), kind, detail)
-                    answer = ("fault", kind, detail, elapsed_ms, counted[0] if counted else True)
-                counts, driver.pending_counts = driver.pending_counts, []
-                sent = history()
-                step = await host.advance(answer, counts, sent)
-                if "ask" not in step or step["ask"]["number"] != ask["number"]:
-                    seat.asked()
+                nursery.start_soon(watch)
+                step = await self._host_loop(match, host, remote)
+                nursery.cancel_scope.cancel()
+            if step is None:
+                raise HostGone(host.gone_reason)
             over = step["over"]
             driver.outcome = Outcome(*over["outcome"])
             driver.error_at = over["error_at"]
@@ -645,6 +609,57 @@ class Referee:
         finally:
             with trio.CancelScope(shield=True):
                 await host.stop()
+
+    async def _host_loop(self, match: Match, host: HostLink, remote: dict[str, RemoteSeat]) -> dict[str, Any]:
+        """Route a hosted match's decisions until the host says it is over; returns that step."""
+        driver = match.driver
+
+        def history() -> dict[str, int]:
+            return {role: seat.history_sent for role, seat in remote.items()}
+
+        sent = history()
+        step = await host.begin(sent)
+        while True:
+            for line in step["lines"]:
+                _take_line(driver, line)
+            driver.faults = step["faults"]
+            if "over" in step:
+                break
+            ask = step["ask"]
+            seat = remote[ask["role"]]
+            message, history_to = ask["message"], ask["history_to"]
+            if seat.history_sent != sent[seat.role]:  # a reconnect while the host built it
+                message, history_to = await host.message(seat.role, seat.history_sent)
+            if history_to is not None:
+                seat.history_sent = history_to
+
+            async def rebuild(history_from: int, seat: RemoteSeat = seat) -> bytes:
+                again, history_to = await host.message(seat.role, history_from)
+                if history_to is not None:
+                    seat.history_sent = history_to
+                return again
+
+            started = trio.current_time()
+            result = await seat.wait_for_answer(match, ask["number"], ask["options"], ask["allowance_ms"],
+                                                message, rebuild)
+            elapsed_ms = (trio.current_time() - started) * 1000.0
+            if result[0] == "ok":
+                _, index, think_ms = result
+                timing = {"elapsed_ms": round(elapsed_ms, 3)}
+                if think_ms is not None:
+                    timing["think_ms"] = round(think_ms, 3)
+                    timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
+                answer: tuple = ("ok", index, elapsed_ms, timing)
+            else:
+                _, kind, detail, *counted = result
+                seat.faulted(match.id, _Number(ask["number"]), kind, detail)
+                answer = ("fault", kind, detail, elapsed_ms, counted[0] if counted else True)
+            counts, driver.pending_counts = driver.pending_counts, []
+            sent = history()
+            step = await host.advance(answer, counts, sent)
+            if "ask" not in step or step["ask"]["number"] != ask["number"]:
+                seat.asked()
+        return step
 
     async def _ask(self, match: Match, ask: Ask) -> None:
         """The seat's answer to one decision, its time measured here; a fault goes to the driver,

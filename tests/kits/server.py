@@ -12,6 +12,7 @@ import grpc
 import pytest
 
 from standoff.server.auth import TokenRegistry
+from standoff.server.host_pool import ProcessHosts
 from standoff.server.logs import configure_logging
 from standoff.server.plugins import load_registry
 from standoff.server.rpc import start_server
@@ -21,9 +22,10 @@ from standoff.v1 import referee_pb2 as pb
 class ServerThread:
     def __init__(
         self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0,
-        limits=None,
+        limits=None, match_workers: int = 0,
     ) -> None:
         self.port = port
+        self.match_workers = match_workers  # > 0: a split referee, matches in worker processes
         self.limits = limits  # standoff.server.rpc.Limits (None: the server's defaults)
         self.data_dir = data_dir
         self.tokens = TokenRegistry(data_dir / "tokens.json")
@@ -44,6 +46,7 @@ class ServerThread:
             running = await start_server(
                 f"127.0.0.1:{self.port}", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
                 grace_s=self.grace_s, inbox_limit=self.inbox_limit, limits=self.limits,
+                hosts=ProcessHosts(self.match_workers) if self.match_workers else None,
             )
             self.running = running
             self.address = running.address

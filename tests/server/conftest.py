@@ -7,8 +7,10 @@ from kits.server import ServerThread
 
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = ServerThread(tmp_path).start()
+@pytest.fixture(params=["in-process", "split"])
+def server(tmp_path, request):
+    """A referee server; every test using it runs twice: matches played in the server's process,
+    and a split referee (matches hosted in a worker process, the server only routing bytes)."""
+    srv = ServerThread(tmp_path, match_workers=1 if request.param == "split" else 0).start()
     yield srv
     srv.stop()

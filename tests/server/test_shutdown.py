@@ -16,6 +16,7 @@ import threading
 import time
 
 import grpc
+import pytest
 from kits.server import RawClient, ServerThread
 
 from standoff.server.auth import TokenRegistry
@@ -37,13 +38,14 @@ def start(address, admin, bots, **fields):
     return unary(address, "StartMatch", request, pb.StartMatchResponse, admin).match_id
 
 
-def test_sigterm_lets_running_matches_finish_then_ends_the_rest_as_shutdown(tmp_path):
+@pytest.mark.parametrize("split", [[], ["--match-workers", "1"]], ids=["in-process", "split"])
+def test_sigterm_lets_running_matches_finish_then_ends_the_rest_as_shutdown(tmp_path, split):
     data = tmp_path / "data"
     tokens = TokenRegistry(data / "tokens.json")
     admin, quick, stuck, late = (tokens.add(n, admin=n == "ops") for n in ("ops", "quick", "stuck", "late"))
     server = subprocess.Popen(
         [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
-         "--drain-s", "4"],
+         "--drain-s", "4", *split],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     clients = []
