@@ -56,7 +56,7 @@ class IsmctsBot(Bot):
     games = ("schotten-totten",)
 
     #: default budget per decision: iterations, or seconds when ``SECONDS`` is set
-    ITERATIONS: int = 600
+    ITERATIONS: int = 400
     SECONDS: float | None = None
     #: UCB exploration constant (rewards are game-win chances in [0, 1])
     EXPLORATION = 0.5
@@ -74,6 +74,10 @@ class IsmctsBot(Bot):
     #: compared on identical hidden cards, so the deal's luck cancels out of their differences),
     #: ``"ucb"`` the tree walk of :meth:`_iterate` (one candidate per sample, UCB1)
     SELECTION = "paired"
+    #: paired selection keeps the probability bot's own answer (its flag weights, tactics costs
+    #: and draw rules see what the flag model here does not: the worth of a tactics card kept in
+    #: hand) unless another move's mean beats it by more than this (a chance of winning the game)
+    MARGIN = 0.02
     #: Tests set this to see exceptions instead of the fallback (counted and logged in play:
     #: :meth:`Bot.count_fallback`).
     strict = False
@@ -141,7 +145,10 @@ class IsmctsBot(Bot):
         began = time.perf_counter()
         try:
             belief = Belief(self.game, view, options=self.options, check=False)
-            index = self._search(belief, keys)
+            anchor = None
+            if self.SELECTION == "paired" and self.MARGIN is not None:
+                anchor = keys[self.fallback.choose(decision, view)]
+            index = self._search(belief, keys, anchor)
             self.searches += 1
             self.total_iterations += self.stats.get("iterations", 0)
             self.search_seconds += time.perf_counter() - began
@@ -157,7 +164,7 @@ class IsmctsBot(Bot):
 
     # -- search ----------------------------------------------------------------------------------
 
-    def _search(self, belief: Belief, keys: list[str]) -> int | None:
+    def _search(self, belief: Belief, keys: list[str], anchor: str | None = None) -> int | None:
         game = self.game
         me = belief.role
         rng = self.rng
@@ -168,7 +175,7 @@ class IsmctsBot(Bot):
         if not moves:
             return None
         if self.SELECTION == "paired":
-            return self._search_paired(game, belief, keys, self._candidates(moves), me, rng)
+            return self._search_paired(game, belief, keys, self._candidates(moves, anchor), me, rng, anchor)
         for path, value in self._candidates(moves):
             node = root
             for key in path:
@@ -208,12 +215,14 @@ class IsmctsBot(Bot):
         return best
 
     def _search_paired(self, game, belief: Belief, keys: list[str], moves: list, me: str,
-                       rng: random.Random) -> int | None:
+                       rng: random.Random, anchor: str | None = None) -> int | None:
         """Every candidate line played on the same samples: per round one sampled deal and one
         seed for the chance draws and the policy's random choices, each candidate applied to a
         copy of that deal and played on (:meth:`_playout`); the answer is the first move of the
         candidate with the best mean (ties: the better static value, then the order of
-        :meth:`_candidates`). ``iterations`` counts lines, so a round costs one per candidate."""
+        :meth:`_candidates`), unless ``anchor`` (the probability bot's answer) has a line within
+        ``MARGIN`` of it: then the anchor. ``iterations`` counts lines, so a round costs one per
+        candidate (at least one round)."""
         count = len(moves)
         totals = [0.0] * count
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -236,6 +245,11 @@ class IsmctsBot(Bot):
                       "moves": {" ".join(path): (rounds, mean) for (path, _), mean in zip(moves, means, strict=True)}}
         order = sorted(range(count), key=lambda i: (-means[i], -moves[i][1], i))
         first = moves[order[0]][0][0]
+        if anchor is not None and first != anchor:
+            held = [means[i] for i, (path, _) in enumerate(moves) if path[0] == anchor]
+            if held and means[order[0]] - max(held) <= self.MARGIN:
+                first = anchor
+        self.stats["anchor"] = anchor
         return keys.index(first) if first in keys else None
 
     def _playout(self, game, state, path: tuple[str, ...], me: str, rng: random.Random) -> float:
@@ -276,13 +290,15 @@ class IsmctsBot(Bot):
                 continue
             apply(state, options[self._policy(state, decision, rng)])
 
-    def _candidates(self, moves: list) -> list:
+    def _candidates(self, moves: list, anchor: str | None = None) -> list:
         """The moves searched: the ``WIDTH`` best first choices (a card to play...) by static value,
-        each with its ``SUB_WIDTH`` best continuations (its target...)."""
+        each with its ``SUB_WIDTH`` best continuations (its target...); ``anchor``'s too."""
         groups: dict[str, list] = {}
         for path, value in sorted(moves, key=lambda m: -m[1]):
             groups.setdefault(path[0], []).append((path, value))
         ranked = sorted(groups.values(), key=lambda g: -g[0][1])[: self.WIDTH]
+        if anchor in groups and all(g[0][0][0] != anchor for g in ranked):
+            ranked.append(groups[anchor])
         return [move for group in ranked for move in group[: self.SUB_WIDTH]]
 
     def _root_moves(self, game, state, me: str, rng: random.Random) -> list[tuple[tuple[str, ...], float]]:

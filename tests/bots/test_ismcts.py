@@ -221,3 +221,29 @@ def test_bad_depth_or_selection_is_a_clear_error():
         IsmctsBot(1, depth=-1)
     with pytest.raises(ValueError, match="SELECTION"):
         IsmctsBot(1, selection="greedy")
+
+
+def test_paired_search_keeps_the_probability_answer_within_the_margin(monkeypatch):
+    """With a margin no mean can clear, the paired search answers as the probability bot would
+    (it searches that answer's lines too); without an anchor it answers its own best line."""
+    from standoff.bots.probability import ProbabilityBot
+
+    checked = 0
+    for seed in range(3):
+        state, decision = play_position(20 + seed, 40)
+        decision, view = wire(decision, GAME.view(state, decision.role))
+        expected = ProbabilityBot(7).choose(decision, view)
+        monkeypatch.setattr(IsmctsBot, "MARGIN", 1.0)
+        bot = IsmctsBot(7, iterations=60)
+        assert bot.choose(decision, view) == expected
+        assert bot.stats["anchor"] == decision.options[expected].key
+        assert any(line.split()[0] == bot.stats["anchor"] for line in bot.stats["moves"])
+        monkeypatch.setattr(IsmctsBot, "MARGIN", None)
+        free = IsmctsBot(7, iterations=60)
+        index = free.choose(decision, view)
+        assert free.stats["anchor"] is None
+        top = max(mean for _, mean in free.stats["moves"].values())
+        assert decision.options[index].key in {
+            line.split()[0] for line, (_, mean) in free.stats["moves"].items() if mean == top}
+        checked += 1
+    assert checked == 3
