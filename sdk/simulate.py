@@ -552,8 +552,19 @@ def rollout(
     player's decision and ``rng`` for chance; return the outcome. The engine's decision cap
     bounds every game; ``max_decisions`` stops earlier and returns ``None``."""
     rng = rng or random.Random()
-    policy = policy or random_policy
     decide, apply = game.decision, game.apply
+    if (policy is None or policy is random_policy) and max_decisions is None:
+        # Uniform players: the same draws of ``rng`` as the general loop below (a player's
+        # ``randrange`` and chance's :func:`sample_chance`), without a call per decision.
+        randrange = rng.randrange
+        while (decision := decide(state)) is not None:
+            options = decision.options
+            if decision.role == CHANCE and decision.weights is not None:
+                apply(state, options[sample_chance(rng, decision)])
+            else:
+                apply(state, options[randrange(len(options))])
+        return game.outcome(state)
+    policy = policy or random_policy
     count = 0
     while (decision := decide(state)) is not None:
         if max_decisions is not None and count >= max_decisions:

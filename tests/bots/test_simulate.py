@@ -14,6 +14,7 @@ from standoff.sdk.simulate import (
     Belief,
     SimulationError,
     infer_rules,
+    random_policy,
     rollout,
     sample_state,
     sample_states,
@@ -218,3 +219,18 @@ def test_errors_are_clear():
         Belief(GAME, tampered)
     with pytest.raises(SimulationError, match="no forward model"):
         Belief(get_game("twilight-struggle"), view)
+
+
+@pytest.mark.parametrize("game_name", ["schotten-totten", "twilight-struggle"])
+def test_uniform_rollout_fast_path_plays_the_general_loops_game(game_name):
+    """``rollout`` with the default (uniform) policy takes a loop without a policy call per
+    decision: it must draw the same numbers and so play the same game as the general loop (a
+    policy that is not the default function forces that one), chance weights included."""
+    game = get_game(game_name)
+    rules = game.rules()
+    for seed in range(3 if game_name == "schotten-totten" else 2):
+        fast, general = game.new_state(rules), game.new_state(rules)
+        a = rollout(game, fast, rng=random.Random(seed))
+        b = rollout(game, general, policy=lambda g, s, d, r: random_policy(g, s, d, r), rng=random.Random(seed))
+        assert a == b and fast.number == general.number > 20
+        assert game.view(fast, rules.roles[0]) == game.view(general, rules.roles[0])
