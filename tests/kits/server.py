@@ -22,10 +22,11 @@ from standoff.v1 import referee_pb2 as pb
 class ServerThread:
     def __init__(
         self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0,
-        limits=None, match_workers: int = 0,
+        limits=None, match_workers: int = 0, hosts=None,
     ) -> None:
         self.port = port
         self.match_workers = match_workers  # > 0: a split referee, matches in worker processes
+        self.hosts = hosts or (ProcessHosts(match_workers) if match_workers else None)  # or given hosts (Ray)
         self.limits = limits  # standoff.server.rpc.Limits (None: the server's defaults)
         self.data_dir = data_dir
         self.tokens = TokenRegistry(data_dir / "tokens.json")
@@ -46,7 +47,7 @@ class ServerThread:
             running = await start_server(
                 f"127.0.0.1:{self.port}", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
                 grace_s=self.grace_s, inbox_limit=self.inbox_limit, limits=self.limits,
-                hosts=ProcessHosts(self.match_workers) if self.match_workers else None,
+                hosts=self.hosts,
             )
             self.running = running
             self.address = running.address
