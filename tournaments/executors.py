@@ -58,8 +58,9 @@ class MatchExecutor(Protocol):
         """Stop; a match still running is abandoned (a rerun plays it again from its seed)."""
 
 
-def make_executor(config: TournamentConfig) -> MatchExecutor:
-    """The executor ``config.executor`` names."""
+def make_executor(config: TournamentConfig, registry: Any = None) -> MatchExecutor:
+    """The executor ``config.executor`` names. ``registry``: the coordinator's; the Ray
+    executor checks at start that every node loads the trusted entrants it has."""
     if config.executor == "ray":
         try:
             from .ray_executor import RayExecutor
@@ -67,8 +68,11 @@ def make_executor(config: TournamentConfig) -> MatchExecutor:
             raise RunError(
                 f"executor = \"ray\" needs Ray: pip install 'standoff[ray]' ({exc})"
             ) from None
+        trusted = [] if registry is None else [
+            name for name in config.entrants if getattr(registry.bots.get(name), "trusted", False)
+        ]
         return RayExecutor(config.ray_address, workers=max(1, config.workers),
-                           concurrency=max(1, config.concurrency))
+                           concurrency=max(1, config.concurrency), entrants=trusted)
     return WorkerPool(max(1, config.workers))
 
 

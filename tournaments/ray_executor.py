@@ -17,6 +17,14 @@ tournament on a Ray cluster; in short:
 * at most ``concurrency`` tasks are in flight. Waiting never blocks the trio coordinator: each
   task's ``ObjectRef.future()`` wakes the waiting trio task through its trio token.
 
+Failures are one line each (docs/ray.md): connecting is bounded in time (a cluster that does
+not answer, or that wants a token, is named with the cause); every node is checked at start
+(each entrant's bot loads there, with the coordinator's ``$STANDOFF_PLUGINS``); a match that
+fails on a node is an ``error`` result naming the match and the node, and the run goes on, as
+with the local executor. A task never imports from the coordinator's working directory (Ray
+puts it on every worker's ``sys.path``, where it exists only on the coordinator's machine), so
+one machine behaves as a real cluster does.
+
 ``ray_address``: ``"auto"`` (``$RAY_ADDRESS`` or the cluster ``ray start`` started on this
 machine), ``"ray://HOST:PORT"`` (Ray Client), ``"HOST:PORT"`` (a cluster's GCS address, from a
 node of that cluster), or ``"local"``: a private one-machine cluster, ``ray.init(num_cpus=workers)``
@@ -29,9 +37,13 @@ from __future__ import annotations
 import concurrent.futures
 import importlib.util
 import os
+import queue
+import re
 import shutil
+import socket
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -39,12 +51,19 @@ from typing import Any
 
 import trio
 
-from .errors import RunError
+from ..server.plugins import PLUGINS_ENV
+from .errors import MatchCrashed, RunError
 
-__all__ = ["MAX_RETRIES", "RayExecutor", "play_job"]
+__all__ = ["MAX_RETRIES", "RayExecutor", "check_node", "play_job"]
 
-#: Ray retries a task whose worker process died this many times (then the run stops).
+#: Ray retries a task whose worker process died this many times (then the match is an error).
 MAX_RETRIES = 3
+#: Seconds to reach a cluster's address (TCP) before saying it does not answer.
+PROBE_TIMEOUT_S = 10.0
+#: Seconds for the whole connection (or a local cluster's start-up) before giving up.
+CONNECT_TIMEOUT_S = 60.0
+#: Seconds for every node to answer the start-up check (a node starts a worker process for it).
+CHECK_TIMEOUT_S = 120.0
 
 
 # -- the task (runs in a Ray worker process, on any node) -----------------------------------------
@@ -52,9 +71,15 @@ MAX_RETRIES = 3
 _registries: dict[str, Any] = {}
 
 
-def _registry(plugins: str) -> Any:
+def _registry(plugins: str, driver_paths: list[str] | tuple[str, ...] = ()) -> Any:
     """The registry of trusted bots for the coordinator's ``$STANDOFF_PLUGINS`` (cached: a Ray
-    worker process plays many matches)."""
+    worker process plays many matches). ``driver_paths``: the folders Ray added to this
+    worker's ``sys.path`` from the coordinator (its working directory, its script's folder);
+    they are taken out first: they exist on the coordinator's machine only, and a plugin found
+    there on one machine would be missing on every other node."""
+    for path in driver_paths:
+        if path in sys.path:
+            sys.path.remove(path)  # one occurrence: the node's own $PYTHONPATH may hold it too
     if plugins not in _registries:
         from ..server.plugins import PLUGINS_ENV, load_registry
 
@@ -97,18 +122,42 @@ def _alive(pid: int) -> bool:
 
 def play_job(job: dict[str, Any]) -> dict[str, Any]:
     """Play one match (a job of :meth:`standoff.tournaments.runner.Executor._job`) and return
-    ``{"result": <results.jsonl line>, "records": {file name: bytes}}``, or ``{"error": ...}``
-    (an exception in the match: reported, not retried; a match replays identically)."""
+    ``{"result": <results.jsonl line>, "records": {file name: bytes}, "node": ...}``, or
+    ``{"error": ..., "node": ...}`` (an exception in the match: reported, not retried; a match
+    replays identically). ``node``: where it was played (:func:`_this_node`)."""
     from .worker import run_job
 
     try:
-        registry = _registry(job.get("plugins") or "")
+        registry = _registry(job.get("plugins") or "", job.get("driver_paths") or ())
         with tempfile.TemporaryDirectory(prefix="match-", dir=_scratch_dir()) as folder:
             result = run_job({**job, "records_dir": folder}, registry)
             records = {p.name: p.read_bytes() for p in sorted(Path(folder).glob("*.jsonl"))}
     except Exception:  # noqa: BLE001 - reported to the coordinator, as the local workers do
-        return {"error": traceback.format_exc(limit=5)}
-    return {"result": result.to_json(), "records": records}
+        return {"error": traceback.format_exc(limit=5), "node": _this_node()}
+    return {"result": result.to_json(), "records": records, "node": _this_node()}
+
+
+def _this_node() -> str:
+    """This node as the operator finds it in ``ray status`` and ``ray list nodes``: its
+    address and the start of its node id (several nodes may share one address)."""
+    import ray
+
+    try:
+        node_id = ray.get_runtime_context().get_node_id()
+        return f"{ray.util.get_node_ip_address()} ({node_id[:8]})"
+    except Exception:  # noqa: BLE001 - naming the node must never hide the error itself
+        return socket.gethostname()
+
+
+def check_node(plugins: str, driver_paths: list[str], entrants: list[str]) -> dict[str, Any]:
+    """The start-up check, run once on each node: which ``entrants`` this node cannot load
+    (with the plugin problems that explain it) and its standoff version."""
+    from ..server.local import code_version
+
+    registry = _registry(plugins, driver_paths)
+    missing = [name for name in entrants if name not in registry.bots or not registry.bots[name].trusted]
+    return {"node": _this_node(), "missing": missing, "problems": list(registry.problems),
+            "version": code_version()}
 
 
 _remote_play: Any = None
@@ -145,31 +194,66 @@ async def wait_future(future: concurrent.futures.Future[Any]) -> Any:
     return future.result()
 
 
+class DriverThread:
+    """One long-lived *daemon* thread that runs the Ray driver calls (``ray.init``,
+    ``ray.shutdown``, the start-up check): Ray's driver state must not belong to a thread that
+    ends, and a call that hangs (a cluster that never answers) must neither block trio nor keep
+    the process alive once the run has given up on it (a pooled thread is joined at exit)."""
+
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name="standoff-ray", daemon=True)
+        self.thread.start()
+
+    def submit(self, fn: Any, *args: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.calls.put((future, fn, args))
+        return future
+
+    def _serve(self) -> None:
+        while (call := self.calls.get()) is not None:
+            future, fn, args = call
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as exc:  # noqa: BLE001 - handed to the waiting trio task
+                    future.set_exception(exc)
+
+    def shutdown(self) -> None:
+        """Let the thread end after the calls already queued."""
+        self.calls.put(None)
+
+
 # -- the executor (in the coordinator) ----------------------------------------------------------
 
 
 class RayExecutor:
-    """Plays jobs as Ray tasks; see the module docstring."""
+    """Plays jobs as Ray tasks; see the module docstring. ``entrants``: the bots the tasks will
+    load (checked on every node at start)."""
 
     name = "ray"
 
-    def __init__(self, address: str = "auto", *, workers: int = 2, concurrency: int = 2) -> None:
+    def __init__(self, address: str = "auto", *, workers: int = 2, concurrency: int = 2,
+                 entrants: list[str] | tuple[str, ...] = ()) -> None:
         if importlib.util.find_spec("ray") is None:
             raise ImportError("No module named 'ray'")
         self.address = address
         self.workers = workers
         self.concurrency = concurrency
+        self.entrants = list(entrants)
         self.ray: Any = None
         self.remote: Any = None
         self.in_flight: set[Any] = set()
         self.owned = False  # whether we called ray.init (then we call ray.shutdown)
-        # ray.init and ray.shutdown run in this one long-lived thread: Ray's driver state must not
-        # belong to a thread that ends (a pooled thread that exits leaves later calls hanging).
-        self.thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self.thread: DriverThread | None = None
         self.slots: trio.Semaphore | None = None
         self.startup_s = 0.0
         self.cluster_cpus = 0.0
         self.where = ""
+        self.found = ""  # how "auto" found its cluster, for the error lines
+        self.nodes = 0
+        # Folders Ray puts on every worker's sys.path from this process (see _registry).
+        self.driver_paths = [os.path.abspath(os.curdir), os.path.dirname(os.path.realpath(sys.argv[0]))]
 
     # start / stop
 
@@ -180,22 +264,37 @@ class RayExecutor:
         local = self.address == "local"
         # `import ray` takes a second: not on the trio thread (unless it is imported already)
         self.ray = ray = sys.modules.get("ray") or await trio.to_thread.run_sync(_import_ray, local)
+        self.thread = DriverThread()
         if ray.is_initialized():
             self.where = "the Ray session this program opened"
             self.cluster_cpus = float(ray.cluster_resources().get("CPU", 0))
         else:
-            self.thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="standoff-ray")
             try:
-                self.cluster_cpus = await wait_future(self.thread.submit(self._connect))
+                with trio.fail_after(CONNECT_TIMEOUT_S):
+                    self.cluster_cpus = await wait_future(self.thread.submit(self._connect))
+            except trio.TooSlowError:
+                # The connecting thread is a daemon: it is left behind, and never keeps the
+                # process alive. If it connects after all, it disconnects again.
+                self.thread.submit(ray.shutdown)
+                self._drop_thread()
+                raise RunError(self._timeout_error()) from None
+            except RunError:
+                self._drop_thread()
+                raise
             except Exception as exc:
-                self.thread.shutdown(wait=False)
-                self.thread = None
-                raise RunError(self._connect_error(exc)) from exc
+                self._drop_thread()
+                raise RunError(self._connect_error(exc)) from None
             self.owned = True
         if _remote_play is None:
             _remote_play = ray.remote(max_retries=MAX_RETRIES)(play_job)
         self.remote = _remote_play
+        await self._check_nodes()
         self.startup_s = time.perf_counter() - started
+
+    def _drop_thread(self) -> None:
+        if self.thread is not None:
+            self.thread.shutdown()
+            self.thread = None
 
     def _connect(self) -> float:
         ray = self.ray
@@ -204,25 +303,156 @@ class RayExecutor:
             ray.init(address="local", num_cpus=self.workers, include_dashboard=False)
             self.where = "a local Ray cluster (127.0.0.1)"
         else:
+            self._probe()
             ray.init(address=self.address)
             self.where = f"the Ray cluster at {self.address!r}"
         return float(ray.cluster_resources().get("CPU", 0))
 
+    def _probe(self) -> None:
+        """Before ``ray.init`` (which retries a silent address for a long time, and reports a
+        missing token as "Failed to connect"): is there a cluster at the address, and does it
+        accept us? Raises :class:`RunError` with the cause."""
+        if self.address.startswith("ray://"):
+            self._reach(self.address[len("ray://"):])  # Ray Client: its own protocol, TCP only
+            return
+        gcs = self._gcs_address()
+        self._reach(gcs)
+        try:
+            from ray._private.authentication.authentication_token_setup import (
+                maybe_enable_token_auth_if_token_available,
+            )
+            from ray._raylet import GcsClient
+        except ImportError:  # Ray's internals moved: ray.init reports what it finds
+            return
+        if self.address == "auto":
+            # What ray.init does for "auto": token auth on if a token is there and
+            # RAY_AUTH_MODE is unset (never for an explicit address).
+            maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+        try:
+            GcsClient(address=gcs)
+        except self.ray.exceptions.AuthenticationError:
+            raise RunError(self._auth_error(gcs)) from None
+        except Exception:  # noqa: BLE001 - anything else: ray.init says it (time-bounded)
+            return
+
+    def _gcs_address(self) -> str:
+        """The cluster's GCS address (HOST:PORT): the config's, or the one "auto" finds."""
+        if self.address != "auto":
+            return self.address
+        env = os.environ.get("RAY_ADDRESS", "").strip()
+        if env and env != "auto":
+            self.found = " (from $RAY_ADDRESS)"
+            return env.removeprefix("ray://") if env.startswith("ray://") else env
+        try:
+            from ray._private.services import find_bootstrap_address
+
+            found = find_bootstrap_address(None)
+        except Exception:  # noqa: BLE001 - Ray's internals moved: ray.init finds it
+            found = None
+        if not found:
+            raise RunError(
+                'executor = "ray": no running Ray cluster found: $RAY_ADDRESS is not set and no '
+                "`ray start` ran on this machine; start one (`ray start --head`), set RAY_ADDRESS "
+                'or ray_address, or use ray_address = "local"'
+            )
+        self.found = " (the cluster `ray start` last started on this machine)"
+        return found
+
+    def _reach(self, address: str) -> None:
+        host, _, port = address.rpartition(":")
+        host = host.strip("[]")
+        try:
+            with socket.create_connection((host, int(port)), timeout=PROBE_TIMEOUT_S):
+                pass
+        except socket.timeout:
+            raise RunError(f'executor = "ray": no Ray cluster answers at {address}{self.found}: no '
+                           f"answer within {PROBE_TIMEOUT_S:g} s (a wrong address, or a firewall?)") from None
+        except (OSError, ValueError) as exc:
+            what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RunError(f'executor = "ray": no Ray cluster answers at {address}{self.found}: '
+                           f"{what} (is it started? is the address right?)") from None
+
+    def _auth_error(self, gcs: str) -> str:
+        mode = os.environ.get("RAY_AUTH_MODE", "")
+        if mode.lower() != "token":
+            return (f'executor = "ray": the Ray cluster at {gcs}{self.found} requires token '
+                    f"authentication: set RAY_AUTH_MODE=token (RAY_AUTH_MODE is "
+                    f"{mode or 'unset'}) and give its token (~/.ray/auth_token, "
+                    "$RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+        return (f'executor = "ray": the Ray cluster at {gcs}{self.found} refused the token: use the '
+                "cluster's token (~/.ray/auth_token, $RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+
+    def _timeout_error(self) -> str:
+        if self.address == "local":
+            return (f'executor = "ray": a local Ray cluster did not start within {CONNECT_TIMEOUT_S:g} s '
+                    "(a busy machine? try again, or use executor = \"local\")")
+        return (f'executor = "ray": the Ray cluster at {self.address!r}{self.found} did not answer '
+                f"within {CONNECT_TIMEOUT_S:g} s (is the address a Ray cluster's? same Ray version?)")
+
     def _connect_error(self, exc: Exception) -> str:
         text = " ".join(str(exc).split()) or type(exc).__name__
-        if self.address == "auto":
-            hint = ("no running Ray cluster found? Start one (`ray start --head`), set RAY_ADDRESS, or "
-                    "use ray_address = \"local\"")
-        elif self.address == "local":
+        if self.address == "local":
             hint = "could not start a local Ray cluster"
         else:
-            hint = f"could not connect to {self.address!r}"
+            hint = f"could not connect to {self.address!r}{self.found}"
         return f"executor = \"ray\": {hint}: {text}"
+
+    async def _check_nodes(self) -> None:
+        """Every node with CPUs loads every entrant's bot (one task pinned to each node) and
+        runs the same standoff: a node that cannot is named now, not after hours of matches."""
+        if not self.entrants or self.thread is None:
+            return
+        with trio.move_on_after(CHECK_TIMEOUT_S) as scope:
+            answers = await wait_future(self.thread.submit(self._check_all))
+        if scope.cancelled_caught:
+            raise RunError(f'executor = "ray": the nodes did not answer the start-up check within '
+                           f"{CHECK_TIMEOUT_S:g} s (`ray status` shows them)")
+        from ..server.local import code_version
+
+        mine = code_version()
+        # Each node that cannot play, one clause each, in one line.
+        faults = []
+        for answer in answers:
+            if "error" in answer:
+                faults.append(f'node {answer["node"]} cannot run standoff tasks: {answer["error"]}')
+            elif answer["missing"]:
+                why = "; ".join(answer["problems"]) or "no plugin there declares them (trusted)"
+                faults.append(f'node {answer["node"]} cannot load {", ".join(answer["missing"])}: {why}')
+            elif answer["version"] != mine:
+                faults.append(f'node {answer["node"]} runs {answer["version"]}, the coordinator {mine}')
+        if faults:
+            raise RunError(f'executor = "ray": {"; ".join(faults)} (every node needs the same standoff and '
+                           "the plugin bots installed; the coordinator's working directory is not shipped)")
+        self.nodes = len(answers)
+
+    def _check_all(self) -> list[dict[str, Any]]:
+        ray = self.ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        check = ray.remote(max_retries=0)(check_node)
+        plugins = os.environ.get(PLUGINS_ENV, "")
+        nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) >= 1]
+        refs = [(node, check.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
+                 .remote(plugins, self.driver_paths, self.entrants)) for node in nodes]
+        answers = []
+        gone = tuple(getattr(ray.exceptions, name) for name in ("NodeDiedError", "TaskUnschedulableError")
+                     if hasattr(ray.exceptions, name))
+        for node, ref in refs:
+            try:
+                answers.append(ray.get(ref))
+            except gone:
+                continue  # the node left meanwhile: no task will go there
+            except ray.exceptions.RayError as exc:
+                name = f"{node.get('NodeManagerAddress', '?')} ({node['NodeID'][:8]})"
+                answers.append({"node": name, "error": _first_line(exc)})
+        return answers
 
     def describe(self) -> str | None:
         line = (f"ray: matches between plugin bots run as Ray tasks on {self.where}: "
-                f"{self.cluster_cpus:g} CPUs, at most {self.concurrency} tasks at once "
-                f"(Ray ready in {self.startup_s:.1f} s)")
+                f"{self.cluster_cpus:g} CPUs")
+        if self.nodes:
+            line += f" on {self.nodes} node{'s' if self.nodes != 1 else ''} (each checked: it loads every bot)"
+        line += f", at most {self.concurrency} tasks at once (Ray ready in {self.startup_s:.1f} s)"
         if self.cluster_cpus > self.concurrency:
             line += "; raise `concurrency` to use every CPU"
         return line
@@ -244,29 +474,44 @@ class RayExecutor:
                     with trio.move_on_after(60):
                         await wait_future(self.thread.submit(ray.shutdown))
             finally:
-                self.thread.shutdown(wait=False)
-                self.thread = None
+                self._drop_thread()
                 self.owned = False
 
     # play
 
     async def run(self, job: dict[str, Any]) -> dict[str, Any]:
+        """Play ``job``; an error in the match, or a match Ray cannot play (its task's workers
+        or nodes kept dying, or the task could not start on its node), is an answer with
+        ``"error"`` and ``"node"`` or a :class:`MatchCrashed`: the match is an ``error`` result
+        and the run goes on, as with the local executor."""
         assert self.slots is not None and self.remote is not None, "start() first"
         async with self.slots:  # at most `concurrency` tasks in flight
-            ref = self.remote.remote(job)
+            ref = self.remote.remote({**job, "driver_paths": self.driver_paths})
             self.in_flight.add(ref)
             try:
                 return await wait_future(ref.future())
+            except self.ray.exceptions.RayTaskError as exc:
+                # play_job itself could not run there (standoff missing or broken on that node)
+                return {"error": _first_line(exc), "node": _node_of(exc)}
             except self.ray.exceptions.RayError as exc:
-                raise RunError(self._task_error(job, exc)) from exc
+                raise MatchCrashed(
+                    f"Ray could not play match {job['spec']['match_id']} ({MAX_RETRIES + 1} attempts; "
+                    f"workers or nodes died): {_first_line(exc)}") from None
             finally:
                 self.in_flight.discard(ref)
 
-    def _task_error(self, job: dict[str, Any], exc: Exception) -> str:
-        match_id = job["spec"]["match_id"]
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        if isinstance(exc, self.ray.exceptions.RayTaskError):
-            return (f"match {match_id} failed on the Ray cluster (is the same standoff, with the "
-                    f"plugin bots, installed on every node?): {type(exc).__name__}: {first}")
-        return (f"Ray could not play match {match_id} ({MAX_RETRIES + 1} attempts; workers or nodes "
-                f"died?): {type(exc).__name__}: {first}")
+
+def _first_line(exc: BaseException) -> str:
+    """An exception from Ray as one line: the last line of its message (a task's traceback
+    ends with the exception that ended it), named by its type unless it names one itself."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    last = lines[-1] if lines else ""
+    if re.match(r"^[\w.]+(Error|Exception|Exit|Interrupt)\b", last):
+        return last
+    return f"{type(exc).__name__}: {last}".rstrip(": ")
+
+
+def _node_of(exc: BaseException) -> str:
+    """The node a failed task ran on, from Ray's message (``ray::play_job() (pid=1, ip=10.0.0.5)``)."""
+    found = re.search(r"\bip=([0-9A-Fa-f.:]+)", str(exc))
+    return found.group(1) if found else "?"

@@ -39,7 +39,6 @@ from typing import Any, TextIO
 import structlog
 import trio
 
-from ..sdk.plugin import capability
 from ..server.core.game import Outcome
 from ..server.core.record import Record, make_header, outcome_line
 from ..server.faults import ERROR, TimeControl, policy_from_name
@@ -156,7 +155,7 @@ def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentCon
 #: and how fast matches run (every executor gives the same results: start on this machine, finish
 #: on a Ray cluster), where the config file is, where the referee listens, and the Elo log's K
 #: and start (elo.jsonl is recomputed from the results).
-EXECUTION_KEYS = ("source", "executor", "ray_address", "concurrency", "workers", "address", "elo")
+EXECUTION_KEYS = ("source", "executor", "split_referee", "ray_address", "concurrency", "workers", "address", "elo")
 
 
 def _differences(saved: str, config: TournamentConfig) -> list[str]:
@@ -345,6 +344,15 @@ class Executor:
         self.absent: set[str] = set()  # remote entrants that never connected
         self.connect_timeout_s = config.remote_wait_s
         self.ladder = False  # a ladder plays each round among the remote entrants connected now
+        self.stream: TextIO | None = None  # where one-line match errors go (the progress stream)
+
+    def say(self, line: str) -> None:
+        """One line for the operator (a match that failed on a Ray node), else a log line."""
+        if self.stream is None:
+            log.error(line)
+            return
+        self.stream.write(line + "\n")
+        self.stream.flush()
 
     def local(self, spec: MatchSpec) -> bool:
         """Whether every seat is a trusted plugin bot (then the match executor may play it)."""
@@ -371,18 +379,27 @@ class Executor:
             try:
                 answer = await self.pool.run(self._job(spec))
             except MatchCrashed as exc:
-                log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
+                if self.pool is not None and self.pool.name == "ray":
+                    self.say(f"standoff: error: {exc}")
+                else:
+                    log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
                 return await self._without_result(spec, ERROR, str(exc))
             if "error" in answer:
                 trace = answer["error"].rstrip()
-                log.error("match failed in a worker", match=spec.match_id, traceback=trace)
                 last = trace.splitlines()[-1] if trace else "unknown error"
+                if "node" in answer:  # played on a cluster: one line that names the node
+                    self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {last}")
+                else:
+                    log.error("match failed in a worker", match=spec.match_id, traceback=trace)
                 return await self._without_result(spec, ERROR, f"engine or referee error: {last}"[:500])
             if answer.get("records"):
                 # Played where the run folder is not (Ray): the coordinator writes the records,
                 # before the result, so that every result line has its complete record.
                 await trio.to_thread.run_sync(store_records, self.folder / "records", answer["records"])
-            return Result.from_json(answer["result"])
+            result = Result.from_json(answer["result"])
+            if result.termination == ERROR and "node" in answer:  # an engine error, on a cluster node
+                self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {result.reason}")
+            return result
         return await self._on_referee(spec, embargo)
 
     async def _without_result(self, spec: MatchSpec, termination: str, reason: str) -> Result:
@@ -437,15 +454,14 @@ class Executor:
             )
             self.referee.start_match(match)
             await match.done.wait()
-            # A trusted bot the referee seated in this process: its own count (a remote or
-            # runner bot's fallbacks are in another process, out of sight).
+            # A trusted bot the referee seated (in this process, or in the match's host): its
+            # own count (a remote or runner bot's fallbacks are in another process, out of sight).
             add_fallbacks(fallbacks, {role: seat.local.bot for role, seat in match.seats.items()
                                       if getattr(seat, "local", None) is not None})
-            state = match.final_state
-            game = self.registry.games[c.game]
-            claimed = capability(game, "flags_claimed")
-            flags = claimed(state) if state is not None and claimed is not None else {}
-            return match.outcome, flags, match.faults
+            for role, count in match.hosted_fallbacks.items():
+                if count > 0:
+                    fallbacks[role] = fallbacks.get(role, 0) + count
+            return match.outcome, match.flags_claimed(), match.faults
 
         if series:
             match = Series(spec, roles, c.match_games, c.target_score)
@@ -557,9 +573,10 @@ async def run_schedule(
         total = len(finite)
         already = sum(1 for spec in finite if spec.match_id in done_ids)
     bar = Progress(total, already, progress)
-    pool = make_executor(config)
+    pool = make_executor(config, registry)
     executor = Executor(config, folder, registry, pool, referee)
     executor.ladder = is_ladder
+    executor.stream = progress
     complete = False
     try:
         if _plays_locally(config, registry):
@@ -723,12 +740,28 @@ def run_tournament(
         return _run_with_server(prepared, registry, tokens, announce, kwargs)
     except BaseException as exc:
         if not _interrupted(exc):
+            if (error := _run_error(exc)) is not None:
+                raise error from None  # one line, not a nursery's exception group
             raise
         folder = run_dir_of(config)
         results = read_results(folder / "results.jsonl") if (folder / "results.jsonl").exists() else []
         ratings = write_outputs(folder, results, entrants=list(config.entrants), k=config.elo_k,
                                 start=config.elo_start)
         return RunSummary(folder, results, ratings, False)
+
+
+def _run_error(exc: BaseException) -> RunError | None:
+    """The :class:`RunError` that stopped the run, possibly wrapped in the exception groups of
+    trio's nurseries (None if something else did too: a bug keeps its traceback)."""
+    if isinstance(exc, RunError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        matched, rest = exc.split(RunError)
+        if matched is not None and rest is None:
+            while isinstance(matched, BaseExceptionGroup):
+                matched = matched.exceptions[0]
+            return matched
+    return None
 
 
 def _interrupted(exc: BaseException) -> bool:
@@ -739,6 +772,20 @@ def _interrupted(exc: BaseException) -> bool:
         matched, rest = exc.split(KeyboardInterrupt)
         return matched is not None and rest is None
     return False
+
+
+def referee_hosts(config: TournamentConfig) -> Any:
+    """Where the referee's matches are hosted (``split_referee = true``): ``workers`` worker
+    processes, or Ray actors with the Ray executor; None: in the referee's own process."""
+    if not config.split_referee:
+        return None
+    if config.executor == "ray":
+        from .ray_hosts import RayHosts, coordinator_paths
+
+        return RayHosts(coordinator_paths())
+    from ..server.host_pool import ProcessHosts
+
+    return ProcessHosts(config.workers)
 
 
 def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> RunSummary:
@@ -759,6 +806,7 @@ def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> 
         running = await start_server(
             config.address, tokens=tokens if tokens is not None else TokenRegistry(),
             registry=registry, data_dir=prepared.folder, on_referee=withhold, ledger=False,
+            hosts=referee_hosts(config),
         )
         loop = asyncio.get_running_loop()
         interrupted = asyncio.Event()
