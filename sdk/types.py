@@ -12,7 +12,7 @@ from typing import Any
 from standoff.v1 import referee_pb2 as pb
 
 from ..server.core.game import UNRATED_TERMINATIONS
-from .views import decode_view
+from .views import _varint, decode_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,20 @@ class MatchResult:
         return self.termination not in UNRATED_TERMINATIONS
 
 
+_OPTIONS: dict[tuple[str, str], Option] = {}
+
+
+def _option(key: str, label: str) -> Option:
+    """``Option(key, label)``, memoised: a game offers the same options again and again, and a
+    frozen dataclass is slow to build. (Options are immutable: sharing them is safe.)"""
+    found = _OPTIONS.get((key, label))
+    if found is None:
+        if len(_OPTIONS) >= 100_000:
+            _OPTIONS.clear()
+        found = _OPTIONS[(key, label)] = Option(key, label)
+    return found
+
+
 def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
     """A wire ``Decision`` as the bot sees it: ``(decision, view)`` where ``view`` is the typed
     view of the game (e.g. a ``SchottenTottenView`` message; for a game plugin its own message
@@ -92,7 +106,7 @@ def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
         role=msg.role,
         step=msg.step,
         prompt=msg.prompt,
-        options=tuple(Option(o.key, o.label) for o in msg.options),
+        options=tuple([_option(o.key, o.label) for o in msg.options]),
         clocks={c.role: c.time_left_ms for c in msg.clocks},
         attempt=msg.attempt,
     )
@@ -195,15 +209,6 @@ class _WireHistory:
             offset += len(record)
             chunks.append(record)
         self.data = b"".join(chunks)
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def decode_match_started(msg: pb.MatchStarted) -> MatchInfo:
