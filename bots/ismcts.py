@@ -529,34 +529,53 @@ class FlagModel:
             if ours != other:
                 return 1.0 if ours > other else 0.0
             return 1.0 if mine_first else 0.0
+        # (self.reach, _score and _logistic inline: this runs for every open flag of every
+        # position the policy and the judge look at)
+        memo = self.memo
         if k_theirs:
-            opp_best = self.reach(theirs, size, external, fog)
-            opp_estimate = -1e9 if opp_best is None else _score(opp_best, size) - self.d_opp * k_theirs
+            key = (theirs, size, external, fog)
+            opp_best = memo.get(key, memo)
+            if opp_best is memo:
+                opp_best = memo[key] = _reach(theirs, size, external, fog)
+            opp_estimate = -1e9 if opp_best is None else opp_best[0] * 10 + opp_best[1] / size - self.d_opp * k_theirs
         if k_mine == 0:
             ours = strength(mine, fog)
             if opp_best is None or opp_best <= ours:
                 return 1.0
-            return _logistic((_score(ours, size) - opp_estimate) / self.temp)
+            x = (ours[0] * 10 + ours[1] / size - opp_estimate) / self.temp
+            return 1.0 if x > 60 else 0.0 if x < -60 else 1.0 / (1.0 + math.exp(-x))
         certain = None
         estimate = -1e9
         if self.use_certain and hand_count >= k_mine:
-            certain = self.reach(mine, size, hand_mask, fog)
+            key = (mine, size, hand_mask, fog)
+            certain = memo.get(key, memo)
+            if certain is memo:
+                certain = memo[key] = _reach(mine, size, hand_mask, fog)
             if certain is not None:
-                estimate = _score(certain, size)
-        best = self.reach(mine, size, external | hand_mask, fog)
+                estimate = certain[0] * 10 + certain[1] / size
+        wide = external | hand_mask
+        key = (mine, size, wide, fog)
+        best = memo.get(key, memo)
+        if best is memo:
+            best = memo[key] = _reach(mine, size, wide, fog)
         if best is None:
             return 0.0
-        estimate = max(estimate, _score(best, size)) - self.d_missing * k_mine
+        score = best[0] * 10 + best[1] / size
+        if score > estimate:
+            estimate = score
+        estimate -= self.d_missing * k_mine
         if k_theirs == 0:
             other = strength(theirs, fog)
             if best <= other:
                 return 0.0
             if certain is not None and certain > other:
                 return self.p_certain
-            return _logistic((estimate - _score(other, size)) / self.temp)
-        if opp_best is None or (certain is not None and certain > opp_best):
+            x = (estimate - (other[0] * 10 + other[1] / size)) / self.temp
+        elif opp_best is None or (certain is not None and certain > opp_best):
             return self.p_certain
-        return _logistic((estimate - opp_estimate) / self.temp)
+        else:
+            x = (estimate - opp_estimate) / self.temp
+        return 1.0 if x > 60 else 0.0 if x < -60 else 1.0 / (1.0 + math.exp(-x))
 
     def flags(self, state, me: int) -> list[float]:
         """Role ``me``'s chance at each of the 9 flags (1 or 0 when claimed)."""

@@ -247,3 +247,26 @@ def test_paired_search_keeps_the_probability_answer_within_the_margin(monkeypatc
             line.split()[0] for line, (_, mean) in free.stats["moves"].items() if mean == top}
         checked += 1
     assert checked == 3
+
+
+def test_the_judge_is_greedys_flag_estimate():
+    """``FlagModel.flags`` (computed from the state, with the hot path inlined) equals greedy's
+    estimate of every open flag from the role's view, at the play and draw decisions of random
+    games (tactics included)."""
+    from standoff.bots.greedy_position import _Position
+
+    compared = 0
+    for seed in range(4):
+        rng, chance = random.Random(seed), chance_rng(seed)
+        state = GAME.new_state(GAME.rules())
+        while (d := GAME.decision(state)) is not None:
+            if d.role != CHANCE and d.step in ("play", "draw"):
+                position = _Position(GAME.view(state, d.role), d.role, GreedyBot)
+                judged = ismcts_module.FlagModel(IsmctsBot).flags(state, state.rules.roles.index(d.role))
+                for f in range(9):
+                    if state.claimed[f] < 0:
+                        assert judged[f] == pytest.approx(position.base(f), abs=1e-12)
+                        compared += 1
+            index = sample_chance(chance, d) if d.role == CHANCE else rng.randrange(len(d.options))
+            GAME.apply(state, d.options[index])
+    assert compared > 1000
