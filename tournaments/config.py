@@ -76,6 +76,13 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     either way, and a run may be resumed with the other executor. Matches with a remote entrant
     or an untrusted plugin bot are always played by this machine's referee. With ``"ray"``,
     ``concurrency`` is the number of matches in flight on the cluster: set it to the cluster's CPUs.
+``split_referee``  (boolean, default false)
+    Matches with a remote entrant are played by this machine's referee. With ``true`` the
+    referee only holds the remote bots' sessions and routes their bytes, and each such match
+    (engine, views, records, the built-in bot in it) is hosted elsewhere: in ``workers`` worker
+    processes with ``executor = "local"``, in a Ray actor on any node of the cluster with
+    ``executor = "ray"`` (docs/architecture.md, "A split referee"). Same records and results; a
+    run may be resumed with the other value.
 ``ray_address``  (string, default ``"auto"``; only with ``executor = "ray"``)
     The Ray cluster: ``"auto"`` (``$RAY_ADDRESS``, or the cluster that ``ray start`` started on
     this machine), ``"ray://HOST:PORT"`` (Ray Client, from outside the cluster), ``"HOST:PORT"``
@@ -142,7 +149,7 @@ _HOST_PORT_RE = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 _TOP_KEYS = (
     "name", "game", "ruleset", "options", "entrants", "format", "gauntlet", "games_per_pairing",
     "paired_seeds", "positions", "match", "time_control", "faults", "concurrency", "workers", "executor",
-    "ray_address", "master_seed", "output_dir", "remote_wait_s", "address", "elo",
+    "split_referee", "ray_address", "master_seed", "output_dir", "remote_wait_s", "address", "elo",
 )
 _MATCH_KEYS = ("games", "target_score")
 _TIME_KEYS = ("bank_ms", "increment_ms", "max_per_decision_ms")
@@ -204,6 +211,7 @@ class TournamentConfig:
     concurrency: int = 2
     workers: int = field(default_factory=_default_workers)
     executor: str = "local"
+    split_referee: bool = False  # matches with remote entrants hosted by workers / Ray actors
     ray_address: str = "auto"  # used with executor = "ray" only
     master_seed: int | None = None  # None: a secret seed kept in the run folder (runner.py)
     output_dir: str = "runs"
@@ -277,6 +285,8 @@ class TournamentConfig:
                 "executor": self.executor,
             }
         )
+        if self.split_referee:
+            data["split_referee"] = True
         if self.executor == "ray":
             data["ray_address"] = self.ray_address
         data.update(
@@ -548,6 +558,9 @@ class _Parser:
         concurrency = self.integer(data.get("concurrency", 2), "concurrency", 1)
         workers = self.integer(data.get("workers", _default_workers()), "workers", 1)
         executor = self.choice(data.get("executor", "local"), "executor", EXECUTORS)
+        split_referee = data.get("split_referee", False)
+        if not isinstance(split_referee, bool):
+            self.fail("split_referee", f"expected true or false, got {_show(split_referee)}")
         ray_address = "auto"
         if executor == "ray":
             ray_address = self.string(data.get("ray_address", "auto"), "ray_address")
@@ -587,6 +600,7 @@ class _Parser:
             concurrency=concurrency,
             workers=workers,
             executor=executor,
+            split_referee=split_referee,
             ray_address=ray_address,
             master_seed=master_seed,
             output_dir=output_dir,

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import time
 from typing import Any
 
 import trio
 
 from ..server.host_pool import HostGone, HostLink, HostPool
+
+
+def coordinator_paths() -> list[str]:
+    """The folders of the coordinator that Ray puts on every worker's ``sys.path`` (its working
+    directory, its script's folder): they exist on this machine only, so hosts take them out
+    (a plugin found there would work on one machine and fail on every real node)."""
+    return [os.path.abspath(os.curdir), os.path.dirname(os.path.realpath(sys.argv[0]))]
 
 
 class MatchHostActor:
