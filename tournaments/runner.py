@@ -344,6 +344,15 @@ class Executor:
         self.absent: set[str] = set()  # remote entrants that never connected
         self.connect_timeout_s = config.remote_wait_s
         self.ladder = False  # a ladder plays each round among the remote entrants connected now
+        self.stream: TextIO | None = None  # where one-line match errors go (the progress stream)
+
+    def say(self, line: str) -> None:
+        """One line for the operator (a match that failed on a Ray node), else a log line."""
+        if self.stream is None:
+            log.error(line)
+            return
+        self.stream.write(line + "\n")
+        self.stream.flush()
 
     def local(self, spec: MatchSpec) -> bool:
         """Whether every seat is a trusted plugin bot (then the match executor may play it)."""
@@ -370,18 +379,27 @@ class Executor:
             try:
                 answer = await self.pool.run(self._job(spec))
             except MatchCrashed as exc:
-                log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
+                if self.pool is not None and self.pool.name == "ray":
+                    self.say(f"standoff: error: {exc}")
+                else:
+                    log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
                 return await self._without_result(spec, ERROR, str(exc))
             if "error" in answer:
                 trace = answer["error"].rstrip()
-                log.error("match failed in a worker", match=spec.match_id, traceback=trace)
                 last = trace.splitlines()[-1] if trace else "unknown error"
+                if "node" in answer:  # played on a cluster: one line that names the node
+                    self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {last}")
+                else:
+                    log.error("match failed in a worker", match=spec.match_id, traceback=trace)
                 return await self._without_result(spec, ERROR, f"engine or referee error: {last}"[:500])
             if answer.get("records"):
                 # Played where the run folder is not (Ray): the coordinator writes the records,
                 # before the result, so that every result line has its complete record.
                 await trio.to_thread.run_sync(store_records, self.folder / "records", answer["records"])
-            return Result.from_json(answer["result"])
+            result = Result.from_json(answer["result"])
+            if result.termination == ERROR and "node" in answer:  # an engine error, on a cluster node
+                self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {result.reason}")
+            return result
         return await self._on_referee(spec, embargo)
 
     async def _without_result(self, spec: MatchSpec, termination: str, reason: str) -> Result:
@@ -555,9 +573,10 @@ async def run_schedule(
         total = len(finite)
         already = sum(1 for spec in finite if spec.match_id in done_ids)
     bar = Progress(total, already, progress)
-    pool = make_executor(config)
+    pool = make_executor(config, registry)
     executor = Executor(config, folder, registry, pool, referee)
     executor.ladder = is_ladder
+    executor.stream = progress
     complete = False
     try:
         if _plays_locally(config, registry):
@@ -721,12 +740,28 @@ def run_tournament(
         return _run_with_server(prepared, registry, tokens, announce, kwargs)
     except BaseException as exc:
         if not _interrupted(exc):
+            if (error := _run_error(exc)) is not None:
+                raise error from None  # one line, not a nursery's exception group
             raise
         folder = run_dir_of(config)
         results = read_results(folder / "results.jsonl") if (folder / "results.jsonl").exists() else []
         ratings = write_outputs(folder, results, entrants=list(config.entrants), k=config.elo_k,
                                 start=config.elo_start)
         return RunSummary(folder, results, ratings, False)
+
+
+def _run_error(exc: BaseException) -> RunError | None:
+    """The :class:`RunError` that stopped the run, possibly wrapped in the exception groups of
+    trio's nurseries (None if something else did too: a bug keeps its traceback)."""
+    if isinstance(exc, RunError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        matched, rest = exc.split(RunError)
+        if matched is not None and rest is None:
+            while isinstance(matched, BaseExceptionGroup):
+                matched = matched.exceptions[0]
+            return matched
+    return None
 
 
 def _interrupted(exc: BaseException) -> bool:
