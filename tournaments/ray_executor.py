@@ -312,10 +312,12 @@ class RayExecutor:
         """Before ``ray.init`` (which retries a silent address for a long time, and reports a
         missing token as "Failed to connect"): is there a cluster at the address, and does it
         accept us? Raises :class:`RunError` with the cause."""
-        if self.address.startswith("ray://"):
-            self._reach(self.address[len("ray://"):])  # Ray Client: its own protocol, TCP only
-            return
         gcs = self._gcs_address()
+        if gcs is None:
+            return
+        if gcs.startswith("ray://"):
+            self._reach(gcs[len("ray://"):])  # Ray Client: its own protocol, TCP only
+            return
         self._reach(gcs)
         try:
             from ray._private.authentication.authentication_token_setup import (
@@ -335,27 +337,26 @@ class RayExecutor:
         except Exception:  # noqa: BLE001 - anything else: ray.init says it (time-bounded)
             return
 
-    def _gcs_address(self) -> str:
-        """The cluster's GCS address (HOST:PORT): the config's, or the one "auto" finds."""
+    def _gcs_address(self) -> str | None:
+        """The cluster's address: the config's, or the one "auto" finds as ``ray.init`` does
+        ($RAY_ADDRESS, the last `ray start` on this machine, any Ray cluster running here);
+        None if Ray's internals moved (then ray.init finds it)."""
         if self.address != "auto":
             return self.address
         env = os.environ.get("RAY_ADDRESS", "").strip()
-        if env and env != "auto":
-            self.found = " (from $RAY_ADDRESS)"
-            return env.removeprefix("ray://") if env.startswith("ray://") else env
         try:
-            from ray._private.services import find_bootstrap_address
-
-            found = find_bootstrap_address(None)
-        except Exception:  # noqa: BLE001 - Ray's internals moved: ray.init finds it
-            found = None
-        if not found:
+            from ray._private.services import get_ray_address_from_environment
+        except ImportError:
+            return None
+        try:
+            found = get_ray_address_from_environment("auto", None)
+        except ConnectionError:
             raise RunError(
-                'executor = "ray": no running Ray cluster found: $RAY_ADDRESS is not set and no '
-                "`ray start` ran on this machine; start one (`ray start --head`), set RAY_ADDRESS "
-                'or ray_address, or use ray_address = "local"'
-            )
-        self.found = " (the cluster `ray start` last started on this machine)"
+                'executor = "ray": no running Ray cluster found: $RAY_ADDRESS is not set and no Ray '
+                "cluster runs on this machine; start one (`ray start --head`), set RAY_ADDRESS or "
+                'ray_address, or use ray_address = "local"'
+            ) from None
+        self.found = " (from $RAY_ADDRESS)" if env and env != "auto" else " (found on this machine)"
         return found
 
     def _reach(self, address: str) -> None:

@@ -401,9 +401,14 @@ def test_a_connection_that_hangs_and_no_cluster_for_auto(monkeypatch):
                                "0.3 s (is the address a Ray cluster's? same Ray version?)")
     assert executor.thread is None
 
+    # "auto" with no $RAY_ADDRESS and no `ray start` here: a cluster running on this machine is
+    # still found (as ray.init finds it), and only no cluster at all is "no running Ray cluster".
     auto = ray_executor.RayExecutor("auto")
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     monkeypatch.setattr("ray._private.services.find_bootstrap_address", lambda temp_dir: None)
+    monkeypatch.setattr("ray._private.services.find_gcs_addresses", lambda: ["127.0.0.1:6390"])
+    assert auto._gcs_address() == "127.0.0.1:6390" and auto.found == " (found on this machine)"
+    monkeypatch.setattr("ray._private.services.find_gcs_addresses", lambda: [])
     with pytest.raises(RunError, match=r'^executor = "ray": no running Ray cluster found: \$RAY_ADDRESS is not set'):
         auto._gcs_address()
 
