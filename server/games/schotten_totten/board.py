@@ -9,6 +9,7 @@ claim.
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import itemgetter
 
 from ...core.game import Option, Outcome
 from . import cards as C
@@ -41,7 +42,11 @@ _card_option = CARD_OPTIONS.__getitem__
 
 
 def _card_options(cards) -> tuple[Option, ...]:
-    return tuple(map(_card_option, cards))
+    """``CARD_OPTIONS`` of the card ids ``cards``, in order: ``itemgetter`` gathers them in one C
+    call, a few times faster than ``map`` over the tuple's ``__getitem__``."""
+    if len(cards) > 1:
+        return itemgetter(*cards)(CARD_OPTIONS)
+    return (CARD_OPTIONS[cards[0]],) if cards else ()
 
 
 def _side_index(state: STState, flag: int, role: int) -> int:
@@ -93,7 +98,7 @@ def deck_options(state: STState, deck: int) -> tuple[Option, ...]:
     cached = state.deck_options[deck]
     if cached is not None and cached[0] is cards:
         return cached[1]
-    options = tuple(map(_card_option, cards))
+    options = _card_options(cards)
     state.deck_options[deck] = (cards, options)
     return options
 

@@ -46,7 +46,7 @@ class STState(StackState):
         #: decks[d]: cards of deck d whose position nobody knows, sorted (a draw is a chance
         #: decision among them)
         self.decks: list[tuple[int, ...]] = [
-            tuple(troop_deck(rules.max_value)),
+            _TROOP_DECKS[rules.max_value],
             TACTICS if rules.tactics else (),
         ]
         #: tops[d]: known cards on top of deck d, put back by Scout: ((card, knower), ...), the
@@ -138,4 +138,6 @@ class STState(StackState):
         return [c for c in range(60) if mask >> c & 1]
 
 
+#: the full troop deck of each ruleset (tuples are immutable: every new state shares one)
+_TROOP_DECKS = {max_value: tuple(troop_deck(max_value)) for max_value in (9, 10)}
 _ALL_TROOPS = {max_value: sum(1 << c for c in troop_deck(max_value)) for max_value in (9, 10)}

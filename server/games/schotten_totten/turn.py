@@ -22,7 +22,7 @@ from .board import (
     PASS,
     STALEMATE,
     _add_to_hand,
-    _card_option,
+    _card_options,
     _check_win,
     _discard,
     claimable_flags,
@@ -31,7 +31,7 @@ from .board import (
     take_from_deck,
 )
 from .state import DECK_NAMES, TACTICS_DECK, TROOPS, STState
-from .tactics import tactics_playable
+from .tactics import _any_movable, tactics_playable
 
 _tuple_new = tuple.__new__  # Decision(...) without NamedTuple's keyword machinery (as make_decision)
 _FORCED = (FORCED_PASS,)
@@ -189,26 +189,33 @@ class Play(Step):
                 break
         if not hand or hand[-1] < 60:  # no tactics in hand
             if room and hand:
-                return _tuple_new(Decision, (roles[me], "play", self.prompt, tuple(map(_card_option, hand)), None))
+                return _tuple_new(Decision, (roles[me], "play", self.prompt, _card_options(hand), None))
             return _tuple_new(Decision, (roles[me], "play", self.prompt, _FORCED, None))
-        troops = hand[: bisect_left(hand, 60)]
-        options = list(map(_card_option, troops)) if room else []
+        k = bisect_left(hand, 60)
+        options = list(_card_options(hand[:k])) if room else []
         played = state.tactics_played
         mine = played[me]
+        n = len(played)
         # Count rule: no more tactics played than any opponent so far.
-        if mine <= played[1 - me] if len(played) == 2 else all(
-            mine <= played[o] for o in range(len(played)) if o != me
-        ):
-            for c in hand[len(troops) :]:
+        if mine <= played[1 - me] if n == 2 else all(mine <= played[o] for o in range(n) if o != me):
+            for c in hand[k:]:
                 if c < 62:  # a leader
                     if room and not state.leader_played[me]:
                         options.append(CARD_OPTIONS[c])
                 elif c < 64:  # Companion Cavalry, Shield Bearers
                     if room:
                         options.append(CARD_OPTIONS[c])
-                elif c < 67 or tactics_playable(state, me, c, room):  # Fog, Mud, Scout: always
+                elif c < 67:  # Fog, Mud, Scout: always
                     options.append(CARD_OPTIONS[c])
-        if not (room and troops):
+                elif n == 2:  # tactics_playable, for the one opponent
+                    if c == C.REDEPLOY:
+                        if _any_movable(state, me, False):
+                            options.append(CARD_OPTIONS[c])
+                    elif (room or c == C.DESERTER) and _any_movable(state, 1 - me, c == C.TRAITOR):
+                        options.append(CARD_OPTIONS[c])
+                elif tactics_playable(state, me, c, room):
+                    options.append(CARD_OPTIONS[c])
+        if not (room and k):
             options.append(PASS if options else FORCED_PASS)
         return _tuple_new(Decision, (roles[me], "play", self.prompt, tuple(options), None))
 
