@@ -49,7 +49,7 @@ from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
 from standoff.server.logs import configure_logging
-from standoff.tournaments.ratings import trinomial_elo
+from standoff.tournaments.ratings import pentanomial, pentanomial_elo, trinomial_elo
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
@@ -164,7 +164,9 @@ def summarize(a: str, b: str, results: list, elapsed: float) -> dict:
     decisions = {"a": 0, "b": 0}
     search: dict[str, list[float]] = {}
     fallbacks = {"a": 0, "b": 0}
-    for _, winner, a_role, termination, t, c, s, f in results:
+    pair_totals: dict[int, list[float]] = {}
+    for index, winner, a_role, termination, t, c, s, f in results:
+        pair_totals.setdefault(index // 2, []).append(0.5 if winner is None else float(winner == a_role))
         for k in fallbacks:
             fallbacks[k] += f[k]
         for k, values in s.items():
@@ -176,9 +178,10 @@ def summarize(a: str, b: str, results: list, elapsed: float) -> dict:
         for k in think:
             think[k] += t[k]
             decisions[k] += c[k]
+    pairs = [sum(games) for games in pair_totals.values() if len(games) == 2]
     return {"a": a, "b": b, "wdl": wdl, "endings": endings, "elapsed": elapsed,
             "think": think, "decisions": decisions, "games": len(results), "search": search,
-            "fallbacks": fallbacks}
+            "fallbacks": fallbacks, "pairs": pentanomial(pairs) if pairs else None}
 
 
 def score_interval(est) -> tuple[float, float]:
@@ -205,6 +208,7 @@ def report(r: dict) -> str:
         f"{r['a']} vs {r['b']}: {r['games']} games",
         f"  W/D/L {w}/{d}/{l}   score {100 * score:.1f}%{interval}   Elo {elo}",
         "  endings: " + ", ".join(f"{k} {v}" for k, v in r["endings"].most_common()),
+        *pair_lines(r),
         f"  wall {r['elapsed']:.0f} s; think per decision: {r['a']} {per['a']:.1f} ms, {r['b']} {per['b']:.1f} ms",
         f"  fallbacks after an internal error: {r['a']} {r['fallbacks']['a']}, {r['b']} {r['fallbacks']['b']}",
     ]
@@ -215,6 +219,19 @@ def report(r: dict) -> str:
                 f"and {1000 * seconds / searches:.0f} ms per searched decision"
             )
     return "\n".join(lines)
+
+
+def pair_lines(r: dict) -> list[str]:
+    """The pentanomial view (seed pairs, seats swapped: the deal's luck cancels within a pair)."""
+    counts = r.get("pairs")
+    if not counts:
+        return []
+    est = pentanomial_elo(counts)
+    line = f"  pairs LL/LD/WL+DD/WD/WW {'/'.join(map(str, counts))}"
+    if est.margin == float("inf"):
+        return [line + f"   Elo (pentanomial) {est.elo:+.0f} (margin ∞)"]
+    low, high = score_interval(est)
+    return [line + f"   Elo (pentanomial) {est.elo:+.0f} ± {est.margin:.0f}   score 95%: {100 * low:.1f}-{100 * high:.1f}%"]
 
 
 def think_per_decision(r: dict, k: str) -> float:

@@ -44,6 +44,9 @@ def test_results_and_their_interval():
     summary = bot_strength.summarize("greedy", "random", results, 1.0)
     assert summary["games"] == 4 and sum(summary["wdl"].values()) == 4
     assert [r[2] for r in results] == ["p1", "p2", "p1", "p2"]  # seats swapped within a pair
+    assert sum(summary["pairs"]) == 2  # two seed pairs, each counted once (pentanomial)
+    assert summary["pairs"] == bot_strength.pentanomial(
+        [sum(1.0 if r[1] == r[2] else 0.5 if r[1] is None else 0.0 for r in results[i:i + 2]) for i in (0, 2)])
     est = bot_strength.trinomial_elo(30, 10, 20)
     low, high = bot_strength.score_interval(est)
     assert low < (30 + 5) / 60 < high
