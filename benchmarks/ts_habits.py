@@ -22,6 +22,9 @@ and the option each bot chose. What is counted, summed over both sides and per g
 5. **own goal** — the US using a war card (not for space) while its own Flower Power is in play;
    the US playing "An Evil Empire" for Operations while Flower Power is in play; the USSR giving
    Nixon Plays the China Card's event to the US on turn 10 while holding The China Card.
+   **held scoring** (shown apart) — a region's scoring card held from the side's first action
+   round of the turn and played at its last (the turn's 6th / 7th) without the side's net VP
+   from that region having improved meanwhile.
 
 ``--frozen`` loads ``ts-heuristic-v1``, the copy of the heuristic before issue 25's fixes, from
 ``tests/plugins/ts_heuristic_v1`` (not a built-in bot).
@@ -40,13 +43,15 @@ from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import map_data as M
+from standoff.server.games.twilight_struggle.board import score_region
 from standoff.server.games.twilight_struggle.common import card_side
 from standoff.server.games.twilight_struggle.events.registry import event_playable
 from standoff.server.games.twilight_struggle.state import US, USSR
 from standoff.server.local import play_match
 
 FROZEN = Path(__file__).resolve().parent.parent / "tests" / "plugins" / "ts_heuristic_v1"
-HABITS = ("space unused", "opp events", "self-trap", "surplus", "wasted coup", "bg coup to 2", "own goal")
+HABITS = ("space unused", "opp events", "self-trap", "surplus", "wasted coup", "bg coup to 2", "own goal",
+          "held scoring")
 
 QUAGMIRE = CD.CARD_BY_ID["quagmire"].number
 BEAR_TRAP = CD.CARD_BY_ID["bear_trap"].number
@@ -55,6 +60,16 @@ NIXON = CD.CARD_BY_ID["nixon_plays_the_china_card"].number
 WAR_CARDS = set(CD.WAR_CARDS)
 BG = {i for i, c in enumerate(M.COUNTRIES) if c.battleground}
 STAB = [c.stability for c in M.COUNTRIES]
+#: scoring card number -> the region it scores (Southeast Asia Scoring, a part of Asia, left out)
+SCORING_REGION = {CD.CARD_BY_ID[f"{r.lower().replace(' ', '_')}_scoring"].number: r for r in M.REGION_COUNTRIES}
+
+
+def region_net(state, region: str, side: int) -> int:
+    """``side``'s net VP if ``region`` were scored now (Europe control as ±100)."""
+    us_vp, ussr_vp, europe = score_region(state, region)
+    if europe in (US, USSR):
+        return 100 if europe == side else -100
+    return (us_vp - ussr_vp) if side == US else (ussr_vp - us_vp)
 
 
 def make_bot(name: str, seed: int):
@@ -84,6 +99,11 @@ class Watch:
         row = {"step": d.step, "keys": [o.key for o in d.options], "turn": state.turn, "defcon": state.defcon,
                "milops": tuple(state.milops), "flower": state.has("flower_power") and EVIL_EMPIRE not in state.events_played,
                "china": state.china, "choice": None, "side": None, "card": None}
+        if d.step == "action_round":
+            side = USSR if d.role == "ussr" else US
+            row["ar"], row["last_ar"] = state.ar, 6 if state.turn <= 3 else 7
+            row["nets"] = {c: region_net(state, SCORING_REGION[c], side) for c in state.hands[side]
+                           if c in SCORING_REGION}
         frame = state.stack[-1] if state.stack else ()
         if d.step == "card_use" and len(frame) >= 3:
             row["card"], row["side"] = frame[1], frame[2]
@@ -115,6 +135,7 @@ def count(rows: list[dict], final) -> Counter:
     c: Counter = Counter()
     unused: set = set()
     spaced: set = set()
+    held: dict = {}  # (turn, side) -> {scoring card: net VP} at the side's first action round
     for r in rows:
         role, key = r.get("role"), r["choice"]
         if role is None or key is None:
@@ -142,6 +163,12 @@ def count(rows: list[dict], final) -> Counter:
             if side == USSR and card == NIXON and r["turn"] >= 10 and r["china"] == USSR and key != "use:space":
                 c["own goal"] += 1
                 c[f"card:own goal:{CD.CARD_BY_NUMBER[card].id}:{key}"] += 1
+        elif r["step"] == "action_round":
+            first = held.setdefault((r["turn"], side), r["nets"])
+            n = CD.CARD_BY_ID.get(key[5:]) if key.startswith("card:") else None
+            if n is not None and n.number in first and r["ar"] >= r["last_ar"] \
+                    and r["nets"][n.number] <= first[n.number]:
+                c["held scoring"] += 1
         elif r["step"] == "headline" and key.startswith("card:"):
             n = CD.CARD_BY_ID.get(key[5:])
             if n is not None and ((n.number == QUAGMIRE and side == US) or (n.number == BEAR_TRAP and side == USSR)):

@@ -5,7 +5,7 @@ the set-up, the action round and its card use, influence, coups, realignments, t
 event placements and removals; :mod:`.choices` for the ``choice:`` questions and discards), all
 judged by the one board evaluation. **Scoring cards** are played when our rounds left this turn
 no longer exceed the scoring cards held (never held past the turn), or earlier when one scores
-well for us (≥ 2 VP, or an automatic win in Europe); one is headlined when it scores at least
+well for us (≥ 1 VP, or an automatic win in Europe); one is headlined when it scores at least
 evenly (a headline costs no operations). The headline avoids DEFCON droppers unless DEFCON is 4+
 and no card that sets DEFCON to 2 can resolve before ours. Influence is placed by the plan made
 when the card was played, marker by marker while the board is as expected. Any unexpected
@@ -70,6 +70,9 @@ class TSHeuristicBot(Choices, Bot):
     #: Tests set this to see exceptions; in play, an unexpected failure falls back to a safe
     #: option rather than forfeiting, counted and logged (:meth:`Bot.count_fallback`).
     strict = False
+
+    #: a scoring card netting us at least this many VP is played at once, not held
+    SCORE_NOW = 1
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -218,7 +221,9 @@ class TSHeuristicBot(Choices, Bot):
             best_net, best_i = max(nets)
             if held_scoring >= x.rounds_left(0) or len(scoring) == len(cards) or best_net >= WIN:
                 return best_i
-            if best_net >= 2 or (best_net >= 1 and x.rounds_left(0) <= held_scoring + 1):
+            if best_net >= self.SCORE_NOW:
+                # ahead in the region: score before the opponent's rounds can take it back (a
+                # scoring card held to the last round is a target, issue 25 habit 5)
                 return best_i
         scored = []
         danger = self.danger_cards(x)

@@ -6,7 +6,8 @@ domination / control, battlegrounds, superpower-adjacency bonus, by the engine's
 times a weight set by :class:`~.context.Ctx`. The evaluation is incremental: a change in one
 country only touches its own term and, on a control flip, its region's scoring. The
 :class:`Evaluator` also plans influence (greedy by *packages*: the gain per operation point of
-placing 1..n markers in a country) and values coups and realignments by their dice. The control
+placing 1..n markers in a country, counted at :attr:`Evaluator.ESCALATION` where the other side
+already holds its stability, so that points go to uncontested countries before an arms race) and values coups and realignments by their dice. The control
 and region-tier rules are the engine's (``board.controls``, ``board.score_region``), restated
 over plain influence lists because the engine's functions read a whole game state.
 """
@@ -55,6 +56,12 @@ class Evaluator:
     to us); ``cnt[r] = [t, b, bonus, ot, ob, obonus]`` are the control counts of region ``r``."""
 
     __slots__ = ("me", "wr", "cw", "marg", "_rs")
+
+    #: the share of a placement's gain counted when choosing where our Operations go, in a
+    #: country where the other side already holds at least its stability in markers: there each
+    #: of our markers is matched by one of theirs (an arms race, issue 25 habit 3), so an
+    #: uncontested country or region gains more for the same points
+    ESCALATION = 0.5
 
     def __init__(self, me: int, wr: list[float], cw: list[float]) -> None:
         self.me = me
@@ -159,6 +166,7 @@ class Evaluator:
         gains from ``benef``'s point of view (0 = us)."""
         mine, theirs = B[0][c], B[1][c]
         st = STAB[c]
+        share = self.ESCALATION if (x == 0 and sign > 0 and opcost and theirs >= st) else 1.0
         out = []
         cost = 0
         for _ in range(cap):
@@ -177,7 +185,7 @@ class Evaluator:
                     break
                 theirs += sign
             cost += step
-            d = self.delta(B, cnt, c, mine, theirs)
+            d = self.delta(B, cnt, c, mine, theirs) * share
             out.append((cost, d if benef == 0 else -d))
             if sign > 0 and (mine - theirs if x == 0 else theirs - mine) >= st + 2:
                 break  # controlled with a margin of 2: more markers add nothing

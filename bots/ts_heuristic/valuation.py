@@ -16,7 +16,9 @@ operations can repair. While this turn's space attempt is open for the card, fir
 opponent's event costs more (:attr:`Valuation.SPACE_SLOT`, plus half its harm again): the attempt
 is lost if unused, so the worst opponent card goes to space before any opponent event fires. The
 victim of Quagmire / Bear Trap never fires it on itself (space, or keep it; never its headline).
-A non-battleground coup once military operations are met costs :attr:`Valuation.WASTED_COUP`.
+A non-battleground coup once military operations are met costs :attr:`Valuation.WASTED_COUP`;
+a battleground coup bringing DEFCON to 2 on ourselves costs :attr:`Valuation.DEFCON2_COST` plus
+:attr:`Valuation.DEFCON2_PER_ROUND` per round of ours left in the turn.
 Under Flower Power every US use of a war card but space costs its 2 VP; "An Evil Empire" is
 worth more as an event while Flower Power is in play; Nixon on the last turn moves the China
 Card's final-scoring VP (issue 25).
@@ -188,7 +190,10 @@ class Valuation:
         if new <= 1:
             return WIN
         if new == 2:
-            return 0.9 + 2.5 * self.danger_excess(x, 2)
+            # DEFCON 2 until the end of the turn: every round we play is one more chance to be
+            # forced into a card whose event ends the game on our round, and none of our own
+            # battleground coups (issue 25, habit 4): dearer the more of our rounds are left
+            return self.DEFCON2_COST + self.DEFCON2_PER_ROUND * x.rounds_left(0) + 2.5 * self.danger_excess(x, 2)
         if new == 3:
             return 0.35
         return 0.2
@@ -343,6 +348,10 @@ class Valuation:
 
     #: what a non-battleground coup costs once military operations are met
     WASTED_COUP = 2.0
+    #: what our battleground coup bringing DEFCON to 2 costs, plus this much per round of ours
+    #: left in the turn
+    DEFCON2_COST = 1.5
+    DEFCON2_PER_ROUND = 0.25
     #: what firing an opponent's event costs, beyond its harm, while this turn's space attempt is
     #: still open for the card (plus half the harm again): the attempt is lost if unused
     SPACE_SLOT = 3.0

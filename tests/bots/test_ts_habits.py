@@ -4,8 +4,11 @@ bot now chooses right. Each position is asked through wire-decoded views, like a
 
 1. an opponent's event fired while the turn's space attempt could take the card;
 2. the victim of Quagmire / Bear Trap playing it on itself (for Operations or as its headline);
-4. a non-battleground coup once military operations are met;
-5. lasting effects and the end game: Nixon giving the China Card's final-scoring VP on turn 10.
+3. an influence arms race: Operations spent where the opponent already holds its stability;
+4. a non-battleground coup once military operations are met; a battleground coup bringing
+   DEFCON to 2 on ourselves;
+5. lasting effects and the end game: Nixon giving the China Card's final-scoring VP on turn 10;
+   a scoring card that scores for us held instead of played.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from standoff.bots.ts_heuristic import TSHeuristicBot
 from standoff.server.games.twilight_struggle import map_data as M
 from standoff.server.games.twilight_struggle.state import USSR
 from standoff.server.wire import encode_view
-from tests.kits.ts_positions import GAME, play, position
+from tests.kits.ts_positions import GAME, influence, play, position
 
 FROZEN = Path(__file__).resolve().parent.parent / "plugins" / "ts_heuristic_v1"
 
@@ -108,6 +111,41 @@ def test_the_ussr_never_headlines_bear_trap():
     assert new == "card:containment"
 
 
+# -- 3. no influence arms race --------------------------------------------------------------------------
+
+
+def _influence_plan(bot, state) -> list[str]:
+    """The countries ``bot`` places its Operations in, marker by marker."""
+    out = []
+    while True:
+        step, key = ask(bot, state)
+        if step != "influence":
+            return out
+        out.append(key[8:])
+        play(state, key)
+
+
+def test_operations_spread_instead_of_racing_for_a_committed_country():
+    """Turn 4, the US plays Containment (3 Operations) for influence. The USSR holds East Germany
+    with 3 (its stability) and France with 5 against 3: both are countries the USSR has committed
+    to, where each US marker is answered by one of theirs. Breaking East Germany costs the US 2
+    of its 3 points and one USSR point restores it. Angola and Panama, empty battlegrounds, cost
+    1 point each and the USSR has no marker there (nor in Italy, 2 points for a battleground). The
+    old heuristic spent 2 points on East Germany; now every point goes where the USSR has no
+    marker."""
+    def make():
+        state = position(hands={"us": ["containment", "decolonization", "nasser"], "ussr": ["comecon"]},
+                         phasing="us", turn=4, defcon=4, end_turn=10, rounds=5,
+                         influence={"france": (3, 5), "west_germany": (4, 0)})
+        return play(state, "card:containment", "use:influence")
+
+    old = _influence_plan(frozen_bot(), make())
+    new = _influence_plan(TSHeuristicBot(0), make())
+    assert "east_germany" in old
+    state = make()
+    assert new and all(influence(state, c)[1] == 0 for c in new)  # no USSR marker where they go
+
+
 # -- 4. no non-battleground coup once military operations are met ---------------------------------------
 
 
@@ -148,7 +186,55 @@ def test_a_coup_still_meets_missing_military_operations():
     assert old == new == "use:coup"
 
 
+def _coup_at(defcon: int):
+    # The position of _coup_or_influence, DEFCON `defcon`, the US without military operations,
+    # couping with Defectors (2 Operations); Nigeria (battleground, stability 1) holds 2 USSR
+    # markers, Sudan (not a battleground, stability 1) 1.
+    def make():
+        inf = {c.id: (c.stability + 2, 0) for c in M.COUNTRIES if c.battleground}
+        inf.update({"sudan": (0, 1), "nigeria": (0, 2)})
+        state = position(hands={"us": ["defectors", "decolonization", "nasser"], "ussr": ["comecon"]}, phasing="us",
+                         turn=4, defcon=defcon, end_turn=10, rounds=5, influence=inf)
+        state.milops = [0, 0]
+        state.space = [0, 4]
+        return play(state, "card:defectors", "use:coup")
+
+    return make
+
+
+def test_no_battleground_coup_bringing_defcon_to_2_on_ourselves():
+    """At DEFCON 3 a coup in Nigeria brings DEFCON to 2 for the rest of the turn: four more US
+    rounds in which a USSR card whose event lowers DEFCON cannot be played, and no US
+    battleground coup. Sudan earns the same 2 military operations without moving DEFCON. The
+    old heuristic couped Nigeria."""
+    make = _coup_at(3)
+    old = ask(frozen_bot(), make())
+    new = ask(TSHeuristicBot(0), make())
+    assert old == ("coup", "country:nigeria")
+    assert new == ("coup", "country:sudan")
+
+
+def test_a_battleground_coup_still_taken_above_defcon_3():
+    """The same coup at DEFCON 4 leaves DEFCON at 3: Nigeria, the battleground, is still taken."""
+    assert ask(TSHeuristicBot(0), _coup_at(4)()) == ("coup", "country:nigeria")
+
+
 # -- 5. the end game -------------------------------------------------------------------------------------
+
+
+def test_a_scoring_card_that_scores_for_us_is_played_at_once():
+    """Turn 4, the US holds Middle East Scoring with 5 action rounds to come: the US controls
+    Iran (a battleground), the USSR Syria, so it scores 4 VP to 3 now. Held, it is a target for
+    the USSR's rounds (one coup in Iran and it scores against the US). The old heuristic held it
+    (it played scoring cards early only from 2 VP) and played Containment."""
+    def make():
+        return position(hands={"us": ["middle_east_scoring", "containment", "decolonization", "nasser", "defectors"],
+                               "ussr": ["comecon"]}, phasing="us", turn=4, defcon=4, end_turn=10, rounds=5,
+                        influence={"iran": (2, 0), "syria": (0, 2)})
+
+    old, new = old_and_new(make)
+    assert old == "card:containment"
+    assert new == "card:middle_east_scoring"
 
 
 def test_nixon_does_not_give_away_the_china_card_on_the_last_turn():
