@@ -60,8 +60,10 @@ __all__ = ["MAX_RETRIES", "RayExecutor", "check_node", "play_job"]
 MAX_RETRIES = 3
 #: Seconds to reach a cluster's address (TCP) before saying it does not answer.
 PROBE_TIMEOUT_S = 10.0
-#: Seconds for the whole connection (or a local cluster's start-up) before giving up.
+#: Seconds for the whole connection to a cluster before giving up.
 CONNECT_TIMEOUT_S = 60.0
+#: Seconds for a local cluster's start-up (``ray_address = "local"``; slow on a busy machine).
+LOCAL_START_TIMEOUT_S = 180.0
 #: Seconds for every node to answer the start-up check (a node starts a worker process for it).
 CHECK_TIMEOUT_S = 120.0
 
@@ -252,6 +254,7 @@ class RayExecutor:
         self.where = ""
         self.found = ""  # how "auto" found its cluster, for the error lines
         self.nodes = 0
+        self.connecting = False  # ray.init running in the driver thread
         # Folders Ray puts on every worker's sys.path from this process (see _registry).
         self.driver_paths = [os.path.abspath(os.curdir), os.path.dirname(os.path.realpath(sys.argv[0]))]
 
@@ -269,27 +272,43 @@ class RayExecutor:
             self.where = "the Ray session this program opened"
             self.cluster_cpus = float(ray.cluster_resources().get("CPU", 0))
         else:
+            self.connecting = True
             try:
-                with trio.fail_after(CONNECT_TIMEOUT_S):
+                with trio.fail_after(LOCAL_START_TIMEOUT_S if local else CONNECT_TIMEOUT_S):
                     self.cluster_cpus = await wait_future(self.thread.submit(self._connect))
+                self.connecting = False
             except trio.TooSlowError:
                 # The connecting thread is a daemon: it is left behind, and never keeps the
                 # process alive. If it connects after all, it disconnects again.
-                self.thread.submit(ray.shutdown)
-                self._drop_thread()
+                self._abandon_connect()
                 raise RunError(self._timeout_error()) from None
             except RunError:
+                self.connecting = False
                 self._drop_thread()
                 raise
             except Exception as exc:
+                self.connecting = False
                 self._drop_thread()
                 raise RunError(self._connect_error(exc)) from None
             self.owned = True
+        if self.cluster_cpus < 1:
+            # Tasks need one CPU each: they would wait for ever, without a word.
+            await self.aclose()
+            raise RunError(f'executor = "ray": {self.where} has no CPUs for tasks (`ray status`); start '
+                           "nodes with --num-cpus >= 1")
         if _remote_play is None:
             _remote_play = ray.remote(max_retries=MAX_RETRIES)(play_job)
         self.remote = _remote_play
         await self._check_nodes()
         self.startup_s = time.perf_counter() - started
+
+    def _abandon_connect(self) -> None:
+        """Give up on a ``ray.init`` still running (timed out, or Ctrl-C): the daemon thread is
+        left to it, and disconnects if it connects after all."""
+        if self.thread is not None and self.connecting:
+            self.thread.submit(self.ray.shutdown)
+        self.connecting = False
+        self._drop_thread()
 
     def _drop_thread(self) -> None:
         if self.thread is not None:
@@ -385,7 +404,7 @@ class RayExecutor:
 
     def _timeout_error(self) -> str:
         if self.address == "local":
-            return (f'executor = "ray": a local Ray cluster did not start within {CONNECT_TIMEOUT_S:g} s '
+            return (f'executor = "ray": a local Ray cluster did not start within {LOCAL_START_TIMEOUT_S:g} s '
                     "(a busy machine? try again, or use executor = \"local\")")
         return (f'executor = "ray": the Ray cluster at {self.address!r}{self.found} did not answer '
                 f"within {CONNECT_TIMEOUT_S:g} s (is the address a Ray cluster's? same Ray version?)")
@@ -469,6 +488,8 @@ class RayExecutor:
             except Exception:  # noqa: BLE001 - finished meanwhile, or the cluster is gone
                 pass
         self.in_flight.clear()
+        if self.connecting:  # stopped while connecting
+            self._abandon_connect()
         if self.thread is not None:
             try:
                 if self.owned:

@@ -413,6 +413,41 @@ def test_a_connection_that_hangs_and_no_cluster_for_auto(monkeypatch):
         auto._gcs_address()
 
 
+def test_one_ctrl_c_while_connecting_to_a_silent_address(tmp_path):
+    """An address that accepts connections and never answers (ray.init would wait for it):
+    one Ctrl-C stops the run at once, with the usual lines and exit status 130."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        path = write_config(tmp_path, "silent", executor="ray", ray_address=f"127.0.0.1:{port}")
+        env = {key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"}
+        process = subprocess.Popen(CLI + [str(path)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, start_new_session=True)
+        time.sleep(3)  # connecting by now (the CLI starts in about a second)
+        assert process.poll() is None
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "stopped before the end: run the same command again to continue" in err
+    assert "Matches: 0 (0 played" in out
+
+
+def test_a_cluster_without_cpus_is_refused(monkeypatch):
+    import ray
+    import trio
+
+    from standoff.tournaments import ray_executor
+    from standoff.tournaments.errors import RunError
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: True)
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"memory": 1.0})
+    with pytest.raises(RunError) as info:
+        trio.run(ray_executor.RayExecutor("auto").start)
+    assert str(info.value) == ('executor = "ray": the Ray session this program opened has no CPUs for tasks '
+                               "(`ray status`); start nodes with --num-cpus >= 1")
+
+
 # -- a node killed mid-run -------------------------------------------------------------------------
 
 
