@@ -28,7 +28,7 @@ Printed per round and as medians of --rounds (each round a fresh server, bot and
   of the p50s;
 * in-process p50: the same cost for the in-process bot (no wire);
 * bot decisions/s: player decisions of both bots per second of the whole run (chance decisions
-  are not counted; nor is server start-up).
+  are not counted; nor are the start-ups of the server and the bots).
 
 ``--concurrent N`` keeps N matches in flight at once (N starters, each starting its next match as
 its last one ends; --matches in all, default 4 per starter). The remote seats are played by
@@ -243,6 +243,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     async def serve() -> None:
         running = await start_server("127.0.0.1:0", tokens=tokens, registry=load_registry(entry_points=False), data_dir=data)
         box["address"], box["stop"], box["loop"] = running.address, asyncio.Event(), asyncio.get_running_loop()
+        box["referee"] = running.referee
         ready.set()
         await box["stop"].wait()
         await running.stop()
@@ -252,48 +253,64 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     ready.wait(30)
     address = box["address"]
 
-    if args.in_thread:  # the bot shares the server's process (and its GIL)
-        bot_thread, _ = run_in_thread(RandomBot(1), address, secrets[0], matches=per_bot[0])
-    else:  # the realistic set-up: bots are processes of their own
-        bots = [subprocess.Popen(
-            [sys.executable, "-m", "standoff.server.cli", "bot", "run", "random", "--address", address,
-             "--matches", str(per_bot[b])],
-            env=dict(os.environ, STANDOFF_TOKEN=secrets[b]), stdout=subprocess.DEVNULL,
-        ) for b in range(processes)]
-    failures: list[BaseException] = []
+    bots: list[subprocess.Popen] = []
+    try:
+        if args.in_thread:  # the bot shares the server's process (and its GIL)
+            bot_thread, _ = run_in_thread(RandomBot(1), address, secrets[0], matches=per_bot[0])
+        else:  # the realistic set-up: bots are processes of their own
+            bots = [subprocess.Popen(
+                [sys.executable, "-m", "standoff.server.cli", "bot", "run", "random", "--address", address,
+                 "--matches", str(per_bot[b])],
+                env=dict(os.environ, STANDOFF_TOKEN=secrets[b]), stdout=subprocess.DEVNULL,
+            ) for b in range(processes)]
+        # Every bot connected before the first match starts: a bot still starting up when its
+        # match gives up waiting for it would wait for a match that never comes.
+        deadline = time.monotonic() + 120
+        while not all(name in box["referee"].sessions for name in names):
+            if time.monotonic() > deadline or any(bot.poll() is not None for bot in bots):
+                raise SystemExit("the SDK bots did not all connect within 120 s")
+            time.sleep(0.05)
+        failures: list[BaseException] = []
 
-    def starter(slot: int) -> None:
-        try:
-            with grpc.insecure_channel(address) as channel:
-                start = channel.unary_unary("/standoff.v1.RefereeService/StartMatch",
-                                            request_serializer=pb.StartMatchRequest.SerializeToString,
-                                            response_deserializer=pb.StartMatchResponse.FromString)
-                for m in per_slot[slot]:
-                    start(pb.StartMatchRequest(game="schotten-totten", bots=[f"remote:{names[slot % processes]}", "random"],
-                                               seed=m + 1, wait=True),
-                          metadata=(("authorization", f"Bearer {admin}"),))
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            failures.append(exc)
+        def starter(slot: int) -> None:
+            try:
+                with grpc.insecure_channel(address) as channel:
+                    start = channel.unary_unary("/standoff.v1.RefereeService/StartMatch",
+                                                request_serializer=pb.StartMatchRequest.SerializeToString,
+                                                response_deserializer=pb.StartMatchResponse.FromString)
+                    for m in per_slot[slot]:
+                        start(pb.StartMatchRequest(game="schotten-totten", seed=m + 1, wait=True,
+                                                   bots=[f"remote:{names[slot % processes]}", "random"]),
+                              metadata=(("authorization", f"Bearer {admin}"),))
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                failures.append(exc)
 
-    started = time.perf_counter()
-    starters = [threading.Thread(target=starter, args=(s,), daemon=True) for s in range(slots)]
-    for thread in starters:
-        thread.start()
-    for thread in starters:
-        thread.join()
-    wall = time.perf_counter() - started
-    if failures:
-        raise SystemExit(f"a match could not be started: {failures[0]}")
-    if args.in_thread:
-        bot_thread.join(30)
-    else:
-        for bot in bots:
-            bot.wait(30)
+        started = time.perf_counter()
+        starters = [threading.Thread(target=starter, args=(s,), daemon=True) for s in range(slots)]
+        for thread in starters:
+            thread.start()
+        for thread in starters:
+            thread.join()
+        wall = time.perf_counter() - started
+        if failures:
+            raise SystemExit(f"a match could not be started: {failures[0]}")
+        if args.in_thread:
+            bot_thread.join(30)
+        else:
+            for bot in bots:
+                bot.wait(60)
+    finally:
+        for bot in bots:  # only if something above failed: they have all ended otherwise
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait()
     remote, local, decisions, games = [], [], 0, 0
     for path in (data / "records").glob("*.jsonl"):
         games += 1
         for line in path.read_text().splitlines():
             move = json.loads(line)
+            if move.get("type") == "outcome" and move.get("termination") in ("not_played", "error", "shutdown"):
+                raise SystemExit(f"match {path.stem} was not played through: {move.get('termination')}")
             if move.get("type") != "decision" or move["role"] == "chance":
                 continue
             decisions += 1
