@@ -351,7 +351,8 @@ class Executor:
         if self.stream is None:
             log.error(line)
             return
-        self.stream.write(line + "\n")
+        # On a terminal the progress bar holds the line (no newline yet): the message goes below it.
+        self.stream.write(("\n" if self.stream.isatty() else "") + line + "\n")
         self.stream.flush()
 
     def local(self, spec: MatchSpec) -> bool:

@@ -248,6 +248,30 @@ def test_a_match_that_fails_on_a_node_is_an_error_result_naming_the_node(tmp_pat
     assert all(r["played"] is False for r in results if r["match_id"] == victim)
 
 
+def test_a_task_that_cannot_start_on_its_node_is_an_answer_naming_the_node(nodes, monkeypatch):
+    """The task function itself failing on a node (standoff missing or broken there: Ray's
+    RayTaskError) is an error answer naming the node, not an exception that ends the run;
+    the runner makes it an `error` result like any other."""
+    import ray
+    import trio
+
+    from standoff.tournaments import ray_executor
+
+    def broken(job):
+        raise ImportError("No module named 'standoff'")
+
+    executor = ray_executor.RayExecutor("auto")
+    trio.run(executor.start)
+    executor.remote = ray.remote(max_retries=0)(broken)
+    try:
+        answer = trio.run(executor.run, {"spec": {"match_id": "m1"}})
+    finally:
+        trio.run(executor.aclose)  # the session is the test's: left open
+    assert ray.is_initialized()
+    assert answer["error"] == "ImportError: No module named 'standoff'"
+    assert re.fullmatch(r"[0-9a-fA-F.:]+", answer["node"]), answer
+
+
 # -- a plugin the nodes do not have --------------------------------------------------------------------
 
 
