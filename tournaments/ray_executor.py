@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import importlib.util
+import logging
 import os
 import queue
 import re
@@ -317,6 +318,9 @@ class RayExecutor:
 
     def _connect(self) -> float:
         ray = self.ray
+        # ray.init runs in our driver thread on purpose (above): its warning that it therefore
+        # sets no SIGTERM handler would only alarm the operator (SIGTERM ends the process anyway).
+        logging.getLogger("ray._private.worker").addFilter(_not_sigterm_warning)
         if self.address == "local":
             # address="local": a new cluster even if $RAY_ADDRESS names another one
             ray.init(address="local", num_cpus=self.workers, include_dashboard=False)
@@ -521,6 +525,10 @@ class RayExecutor:
                     f"workers or nodes died): {_first_line(exc)}") from None
             finally:
                 self.in_flight.discard(ref)
+
+
+def _not_sigterm_warning(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith("SIGTERM handler is not set")
 
 
 def _first_line(exc: BaseException) -> str:

@@ -191,6 +191,7 @@ def test_one_ctrl_c_stops_a_ray_run_and_the_rerun_finishes_it(tmp_path, nodes):
     out, err = process.communicate(timeout=60)  # one Ctrl-C is enough: no second one is sent
     assert process.returncode == 130, err
     assert "Traceback" not in err and "stopped before the end: run the same command again to continue" in err
+    assert "SIGTERM handler is not set" not in err  # Ray's warning about our driver thread: dropped
     written = lines(results)
     assert 5 <= written < 60 and f"Matches: {written} ({written} played" in out
     done = subprocess.run(CLI + [str(path)], env=nodes.env(), capture_output=True, text=True, timeout=300)
