@@ -325,6 +325,24 @@ def test_a_node_without_the_plugin_is_named(tmp_path, nodes):
     assert message.count("cannot load") == 1  # the other nodes have it
 
 
+def test_a_node_with_another_standoff_is_named(tmp_path, nodes, monkeypatch):
+    """Records carry the standoff version: a node that runs another one would change them."""
+    from standoff.server import local as server_local
+    from standoff.server.plugins import load_registry
+    from standoff.tournaments.config import load_config
+    from standoff.tournaments.runner import RunError, run_tournament
+
+    real = server_local.code_version()
+    monkeypatch.setattr(server_local, "code_version", lambda: "standoff 0.0.0-other")
+    path = write_config(tmp_path, "version", executor="ray")
+    registry = load_registry()
+    with pytest.raises(RunError) as info:
+        run_tournament(load_config(path, registry=registry), registry=registry)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.count(f"runs {real}, the coordinator standoff 0.0.0-other") == 3, message  # each node
+
+
 # -- connecting ---------------------------------------------------------------------------------------
 
 
@@ -425,6 +443,15 @@ def test_a_connection_that_hangs_and_no_cluster_for_auto(monkeypatch):
     assert str(info.value) == ("executor = \"ray\": the Ray cluster at '10.9.9.9:6379' did not answer within "
                                "0.3 s (is the address a Ray cluster's? same Ray version?)")
     assert executor.thread is None
+    local = ray_executor.RayExecutor("local")
+    monkeypatch.setattr(ray_executor, "LOCAL_START_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(local, "_connect", lambda: hang.wait(30))
+    hang.clear()
+    with pytest.raises(RunError) as info:
+        trio.run(local.start)
+    hang.set()
+    assert str(info.value) == ('executor = "ray": a local Ray cluster did not start within 0.3 s (a busy machine? '
+                               'try again, or use executor = "local")')
 
     # "auto" with no $RAY_ADDRESS and no `ray start` here: a cluster running on this machine is
     # still found (as ray.init finds it), and only no cluster at all is "no running Ray cluster".
