@@ -123,6 +123,7 @@ class IsmctsBot(Bot):
         self.search_seconds = 0.0
         self._memo: dict[tuple, float] = {}
         self._model = FlagModel(self.fallback)
+        self._anchor: str | None = None
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
@@ -145,10 +146,10 @@ class IsmctsBot(Bot):
         began = time.perf_counter()
         try:
             belief = Belief(self.game, view, options=self.options, check=False)
-            anchor = None
+            self._anchor = None
             if self.SELECTION == "paired" and self.MARGIN is not None:
-                anchor = keys[self.fallback.choose(decision, view)]
-            index = self._search(belief, keys, anchor)
+                self._anchor = keys[self.fallback.choose(decision, view)]
+            index = self._search(belief, keys)
             self.searches += 1
             self.total_iterations += self.stats.get("iterations", 0)
             self.search_seconds += time.perf_counter() - began
@@ -164,7 +165,10 @@ class IsmctsBot(Bot):
 
     # -- search ----------------------------------------------------------------------------------
 
-    def _search(self, belief: Belief, keys: list[str], anchor: str | None = None) -> int | None:
+    def _search(self, belief: Belief, keys: list[str]) -> int | None:
+        """The answer's index in ``keys``, searched on ``belief`` (None: no searched move is offered).
+        ``self._anchor``: the probability bot's answer (its key) for the paired selection, or None."""
+        anchor = self._anchor
         game = self.game
         me = belief.role
         rng = self.rng
