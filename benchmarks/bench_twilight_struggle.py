@@ -19,6 +19,8 @@ A round starts from a fresh interpreter state (no warm-up). Printed per round an
 * games/s: games played to their end (a win, or final scoring after --end-turn);
 * player decisions/s: decisions of USSR/USA per second of the whole loop; chance decisions
   (shuffles, draws, dice) are not counted in it, they are shown per game beside it;
+* player decisions/CPU s: the same per second of this process's CPU time (``time.process_time``),
+  steadier than the wall-clock figures when other work shares the machine;
 * player / chance decisions per game: the same in both trees when the engines agree.
 
 Random play rarely reaches turn 10 (DEFCON suicides, held scoring cards): player decisions/s is
@@ -42,13 +44,15 @@ METRICS = (
     against.Metric("games/s", "{:,.1f}"),
     against.Metric("player decisions/s"),
     against.Metric("decisions/s incl. chance"),
+    against.Metric("player decisions/CPU s"),
     against.Metric("player decisions/game", "{:.2f}", "same"),
     against.Metric("chance decisions/game", "{:.2f}", "same"),
 )
 
 
-def play(game, rules, games: int, views: bool = False, encode: bool = False) -> tuple[float, int, int]:
-    """Play ``games`` uniformly random games: (seconds, player decisions, chance decisions)."""
+def play(game, rules, games: int, views: bool = False, encode: bool = False) -> tuple[float, float, int, int]:
+    """Play ``games`` uniformly random games: (seconds, CPU seconds of this process, player
+    decisions, chance decisions)."""
     if encode:
         from standoff.server.wire import decision_message, encode_view, serialize
     player = chance = 0
@@ -57,7 +61,7 @@ def play(game, rules, games: int, views: bool = False, encode: bool = False) -> 
     view = game.view
     name = game.name
     clocks = {role: 60_000 for role in rules.roles}
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for seed in range(games):
         state = game.new_state(rules)
         pick = random.Random(seed).random
@@ -77,7 +81,7 @@ def play(game, rules, games: int, views: bool = False, encode: bool = False) -> 
                         serialize(decision_message("bench", number, d, encode_view(name, built), clocks))
             apply(state, options[int(pick() * len(options))])
             number += 1
-    return time.perf_counter() - started, player, chance
+    return time.perf_counter() - started, time.process_time() - cpu_started, player, chance
 
 
 def setup(args: argparse.Namespace):
@@ -87,11 +91,12 @@ def setup(args: argparse.Namespace):
 
 def measure(args: argparse.Namespace) -> dict[str, float]:
     game, rules = setup(args)
-    elapsed, player, chance = play(game, rules, args.games, args.views, args.encode)
+    elapsed, cpu, player, chance = play(game, rules, args.games, args.views, args.encode)
     return {
         "games/s": args.games / elapsed,
         "player decisions/s": player / elapsed,
         "decisions/s incl. chance": (player + chance) / elapsed,
+        "player decisions/CPU s": player / cpu,
         "player decisions/game": player / args.games,
         "chance decisions/game": chance / args.games,
     }

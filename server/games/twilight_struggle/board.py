@@ -60,7 +60,10 @@ def add_vp(state: TSState, side: int, amount: int, *, check: bool = True) -> Non
 
 def in_event(state: TSState) -> bool:
     """Whether an event is being carried out (its ``after_event`` frame is on the stack)."""
-    return any(frame[0] == "after_event" for frame in state.stack)
+    for frame in state.stack:
+        if frame[0] == "after_event":
+            return True
+    return False
 
 
 def check_vp(state: TSState) -> None:

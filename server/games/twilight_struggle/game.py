@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from ...core.flow import StackGame
@@ -59,13 +61,12 @@ class TwilightStruggle(StackGame):
         roles = state.rules.roles
         me = roles.index(role)
         them = 1 - me
-        names = _CARD_NAMES
+        name = _CARD_NAME
         decision = state.pending if state.pending is not None else self.decision(state)
         hands = state.hands
         headline = state.headline
-        revealed = headline[USSR] or headline[US]
-        if revealed:
-            revealed = _headline_revealed(state)
+        # the other side's headline shows once both are revealed (one's own at once)
+        revealed = headline[them] and _headline_revealed(state)
         influence, control = _board_view(state.inf, roles)
         china = state.china
         return {
@@ -81,16 +82,16 @@ class TwilightStruggle(StackGame):
             "defcon": state.defcon,
             "military_ops": {roles[0]: state.milops[0], roles[1]: state.milops[1]},
             "space": {roles[0]: state.space[0], roles[1]: state.space[1]},
-            "hand": [names[c] for c in hands[me]],
+            "hand": [name(c) for c in hands[me]],
             "opponent_hand_size": len(hands[them]),
             # Lasting effects may open the other hand (Aldrich Ames Remix, #98).
-            "opponent_hand": [names[c] for c in hands[them]] if hand_open(state, me) else [],
+            "opponent_hand": [name(c) for c in hands[them]] if hand_open(state, me) else [],
             "china_card": {
                 "holder": roles[china] if china != NOBODY else None,
                 "face_up": state.china_face_up,
             },
             "headline": {
-                roles[s]: names[headline[s]]
+                roles[s]: name(headline[s])
                 for s in (USSR, US)
                 if headline[s] and (s == me or revealed)
             },
@@ -100,9 +101,9 @@ class TwilightStruggle(StackGame):
             # the event being resolved, when a decision is asked inside one (the innermost)
             "event": _event_in_play(state),
             "deck_size": len(state.deck),
-            "discard": [names[c] for c in state.discard],
-            "removed": [names[c] for c in state.removed],
-            "effects": sorted(state.effects),
+            "discard": _discard_names(state.discard),
+            "removed": _removed_names(state.removed),
+            "effects": _effect_names(state.effects),
             "events_played": _events_played(state.events_played),
             "chinese_civil_war": state.ccw,
             "history_from": history_from,
@@ -177,44 +178,114 @@ def options_of(rules: Mapping[str, Any]) -> dict[str, str]:
 _CARD_NAMES: tuple[str, ...] = tuple(
     CD.CARD_BY_NUMBER[n].id if n in CD.CARD_BY_NUMBER else "" for n in range(max(CD.CARD_BY_NUMBER) + 1)
 )
+_CARD_NAME = _CARD_NAMES.__getitem__
 _COUNTRY_IDS: tuple[str, ...] = tuple(c.id for c in M.COUNTRIES)
 _STABILITY: tuple[int, ...] = B.STABILITY
 
 
 def _board_view(inf: list[list[int]], roles: tuple[str, ...]) -> tuple[dict, dict]:
     """``influence`` and ``control`` of a view: the countries holding influence, in map order,
-    and the controller of each (:func:`.board.controller`, US tested first). The board changes
-    far less often than views are built: what it gives is kept by influence (a bounded table,
-    fresh dicts for every view)."""
+    and the controller of each (:func:`.board.controller`, US tested first).
+
+    A referee builds a view per decision and the board changes far less often (a placement, a
+    coup: a country or two), so the views of the last few boards are kept (:class:`_Board`,
+    one per match interleaved in this process) and a new board is derived from the latest one
+    near it, by its changed countries. Every view gets fresh dicts."""
     us, ussr = inf[US], inf[USSR]
-    try:
-        key = (bytes(us), bytes(ussr), roles)
-    except ValueError:  # influence beyond a byte (never in play, possible in a hand-made position)
-        key = (tuple(us), tuple(ussr), roles)
-    found = _BOARD_VIEWS.get(key)
-    if found is None:
-        if len(_BOARD_VIEWS) >= 2048:
-            _BOARD_VIEWS.clear()
-        found = _BOARD_VIEWS[key] = _board_of(us, ussr, roles)
-    held, control = found
-    return {cid: {"us": a, "ussr": b} for cid, a, b in held}, control.copy()
+    recent = _RECENT_BOARDS[0]
+    board = base = None
+    for last in recent:
+        if last.roles != roles:
+            continue
+        if last.us == us and last.ussr == ussr:
+            board = last
+        else:
+            board = last.derive(us, ussr)
+        if board is not None:
+            base = last
+            break
+    if board is None:
+        board = _Board.full(us, ussr, roles)
+    if not recent or recent[0] is not board:
+        # a new tuple, not a list changed in place: views may be built on several threads
+        _RECENT_BOARDS[0] = (board, *(b for b in recent if b is not base))[:_RECENT_SIZE]
+    return dict(zip(board.influence, map(_copy, board.influence.values()))), board.control.copy()
 
 
-_BOARD_VIEWS: dict[tuple, tuple[tuple[tuple[str, int, int], ...], dict[str, str]]] = {}
+class _Board:
+    """The view of one board: ``influence`` ({country id: {"us", "ussr"}}) and ``control``
+    ({country id: role}), in map order, never changed once built (views copy them), and the
+    influence lists they were built from."""
+
+    __slots__ = ("roles", "us", "ussr", "influence", "control")
+
+    def __init__(self, roles, us: list[int], ussr: list[int], influence: dict, control: dict) -> None:
+        self.roles = roles
+        self.us = us
+        self.ussr = ussr
+        self.influence = influence
+        self.control = control
+
+    @classmethod
+    def full(cls, us: list[int], ussr: list[int], roles: tuple[str, ...]) -> _Board:
+        influence: dict[str, dict[str, int]] = {}
+        control: dict[str, str] = {}
+        for c, (cid, a, b, stability) in enumerate(zip(_COUNTRY_IDS, us, ussr, _STABILITY)):
+            if a or b:
+                influence[cid] = {"us": a, "ussr": b}
+                owner = _owner(c, a, b, roles)
+                if owner is not None:
+                    control[cid] = owner
+        return cls(roles, us.copy(), ussr.copy(), influence, control)
+
+    def derive(self, us: list[int], ussr: list[int]) -> _Board | None:
+        """The board ``us``/``ussr`` from this one, redoing only the countries that differ;
+        None when many differ (another match's board: a full pass then)."""
+        if len(us) != len(self.us) or len(ussr) != len(self.ussr):
+            return None
+        changed = [] if us == self.us else list(compress(_COUNTRY_RANGE, map(ne, us, self.us)))
+        if ussr != self.ussr:
+            changed += compress(_COUNTRY_RANGE, map(ne, ussr, self.ussr))
+        if len(changed) > 6:
+            return None
+        influence, control = self.influence.copy(), self.control.copy()
+        moved = False  # a country joined a dict: put it back in map order
+        roles = self.roles
+        for c in changed:
+            cid, a, b = _COUNTRY_IDS[c], us[c], ussr[c]
+            if a or b:
+                moved = moved or cid not in influence
+                influence[cid] = {"us": a, "ussr": b}
+            else:
+                influence.pop(cid, None)
+            owner = _owner(c, a, b, roles)
+            if owner is None:
+                control.pop(cid, None)
+            else:
+                moved = moved or cid not in control
+                control[cid] = owner
+        if moved:
+            influence = {cid: influence[cid] for cid in sorted(influence, key=_MAP_ORDER.__getitem__)}
+            control = {cid: control[cid] for cid in sorted(control, key=_MAP_ORDER.__getitem__)}
+        return _Board(roles, us.copy(), ussr.copy(), influence, control)
 
 
-def _board_of(us: list[int], ussr: list[int], roles: tuple[str, ...]):
-    held = []
-    control: dict[str, str] = {}
-    us_role, ussr_role = roles[US], roles[USSR]
-    for cid, a, b, stability in zip(_COUNTRY_IDS, us, ussr, _STABILITY):
-        if a or b:
-            held.append((cid, a, b))
-            if a >= stability and a - b >= stability:
-                control[cid] = us_role
-            elif b >= stability and b - a >= stability:
-                control[cid] = ussr_role
-    return tuple(held), control
+def _owner(c: int, us: int, ussr: int, roles: tuple[str, ...]) -> str | None:
+    """The role controlling country ``c`` (board.controller, US tested first), or None."""
+    stability = _STABILITY[c]
+    if us >= stability and us - ussr >= stability:
+        return roles[US]
+    if ussr >= stability and ussr - us >= stability:
+        return roles[USSR]
+    return None
+
+
+#: The views of the last boards, the latest first: one per match a process interleaves.
+_RECENT_BOARDS: list[tuple[_Board, ...]] = [()]
+_RECENT_SIZE = 4
+_MAP_ORDER: dict[str, int] = {cid: i for i, cid in enumerate(_COUNTRY_IDS)}
+_COUNTRY_RANGE = range(len(_COUNTRY_IDS))
+_copy = dict.copy
 
 
 #: rules → its rules_view (rules are frozen: one per match); views get a copy.
@@ -230,17 +301,29 @@ def _rules_view(rules: TSRules) -> dict[str, Any]:
     return found[1].copy()
 
 
-#: events_played (a frozenset, replaced whenever it grows) → its sorted card ids; bounded.
-_EVENTS_PLAYED: dict[frozenset[int], tuple[str, ...]] = {}
+def _kept(show):
+    """``show(field)`` as a fresh list, computed once per field object: for the immutable fields
+    of the state (a tuple of cards, a frozenset: replaced, never changed, when the state
+    changes), which change once in many views. The table maps the field's id to the field and
+    what it shows; an entry holds its field, so that id is not reused while it is kept. Bounded;
+    one table per field kind."""
+    table: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+    def kept(field) -> list[str]:
+        found = table.get(id(field))
+        if found is None or found[0] is not field:
+            if len(table) >= 4096:
+                table.clear()
+            found = table[id(field)] = (field, tuple(show(field)))
+        return list(found[1])
+
+    return kept
 
 
-def _events_played(played: frozenset[int]) -> list[str]:
-    found = _EVENTS_PLAYED.get(played)
-    if found is None:
-        if len(_EVENTS_PLAYED) > 4096:
-            _EVENTS_PLAYED.clear()
-        found = _EVENTS_PLAYED[played] = tuple(sorted(_CARD_NAMES[c] for c in played))
-    return list(found)
+_discard_names = _kept(lambda cards: [_CARD_NAMES[c] for c in cards])
+_removed_names = _kept(lambda cards: [_CARD_NAMES[c] for c in cards])
+_effect_names = _kept(sorted)
+_events_played = _kept(lambda cards: sorted(_CARD_NAMES[c] for c in cards))
 
 
 def _history_seen(history: tuple | None, number: int, role: str) -> list[list]:
@@ -271,5 +354,8 @@ def _event_in_play(state: TSState) -> dict[str, str] | None:
 
 def hand_open(state: TSState, side: int) -> bool:
     """The other side's hand is open to ``side`` (hooks.OPEN_HANDS: Aldrich Ames Remix)."""
-    return any(hook(state, side) for hook in H.OPEN_HANDS)
+    for hook in H.OPEN_HANDS:
+        if hook(state, side):
+            return True
+    return False
 

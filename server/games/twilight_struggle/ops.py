@@ -316,8 +316,13 @@ class Realign(Step):
 
 
 def realign_modifier(state: TSState, side: int, country: int) -> int:
-    mod = sum(1 for n in M.NEIGHBOURS[country] if B.controls(state, side, n))
-    if state.inf[side][country] > state.inf[other(side)][country]:
+    mine, theirs = state.inf[side], state.inf[1 - side]
+    stability = B.STABILITY
+    mod = 0
+    for n in M.NEIGHBOURS[country]:  # B.controls(state, side, n), inlined
+        if mine[n] >= stability[n] and mine[n] - theirs[n] >= stability[n]:
+            mod += 1
+    if mine[country] > theirs[country]:
         mod += 1
     if country in OWN_SPACE[side]:
         mod += 1

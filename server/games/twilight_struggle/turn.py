@@ -317,19 +317,20 @@ class ActionRound(Step):
     name = "action_round"
 
     def run(self, game, state, frame):
-        _, ar, side, *rest = frame
+        ar, side = frame[1], frame[2]
         state.ar = ar
         state.phasing = side
-        done = rest[0] if rest else 0
-        taken = rest[1:]
+        done = frame[3] if len(frame) > 3 else 0
+        taken = frame[4:]
         if (not done and not taken and ar > regular_rounds(state) and state.hands[side]
                 and not scoring_due(state, side)):
             return make_decision(role(state, side), "extra_action_round",
                                  f"extra action round {ar}: take it or pass", (TAKE_EXTRA_ROUND, DECLINE_EXTRA_ROUND))
         # Lasting effects that act at the start of a round (hooks.ACTION_ROUND_HOOKS); the frame
         # remembers how many ran, so each runs once even when it pushed frames of its own.
-        while done < len(H.ACTION_ROUND_HOOKS):
-            hook = H.ACTION_ROUND_HOOKS[done]
+        hooks = H.ACTION_ROUND_HOOKS
+        while done < len(hooks):
+            hook = hooks[done]
             done += 1
             state.stack[-1] = ("action_round", ar, side, done, *taken)
             if hook(state, side) or state.outcome is not None:
