@@ -150,3 +150,13 @@ def test_target_shortcuts_agree_with_their_definitions():
                             and O.influence_cost(state, side, c) <= O._usable(left, asia, sea, c)]
             checked += 1
     assert checked > 50
+
+
+def test_mutable_piles_of_a_hand_made_state_are_not_kept():
+    state = GAME.new_state(GAME.rules())
+    GAME.decision(state)
+    cards = sorted(CARD_OPTIONS)[:4]
+    state.hands[US] = list(cards)  # not the engine's tuples: changed in place below
+    assert GAME.view(state, "us")["hand"] == [G.card_name(c) for c in cards]
+    state.hands[US].pop()
+    assert GAME.view(state, "us")["hand"] == [G.card_name(c) for c in cards[:3]]

@@ -61,12 +61,16 @@ class TwilightStruggle(StackGame):
         roles = state.rules.roles
         me = roles.index(role)
         them = 1 - me
-        name = _CARD_NAME
         decision = state.pending if state.pending is not None else self.decision(state)
         hands = state.hands
         headline = state.headline
         # the other side's headline shows once both are revealed (one's own at once)
-        revealed = headline[them] and _headline_revealed(state)
+        shown = {}
+        if headline[USSR] or headline[US]:
+            revealed = headline[them] and _headline_revealed(state)
+            for s in (USSR, US):
+                if headline[s] and (s == me or revealed):
+                    shown[roles[s]] = _CARD_NAMES[headline[s]]
         influence, control = _board_view(state.inf, roles)
         china = state.china
         return {
@@ -82,19 +86,15 @@ class TwilightStruggle(StackGame):
             "defcon": state.defcon,
             "military_ops": {roles[0]: state.milops[0], roles[1]: state.milops[1]},
             "space": {roles[0]: state.space[0], roles[1]: state.space[1]},
-            "hand": [name(c) for c in hands[me]],
+            "hand": _hand_names(hands[me]),
             "opponent_hand_size": len(hands[them]),
             # Lasting effects may open the other hand (Aldrich Ames Remix, #98).
-            "opponent_hand": [name(c) for c in hands[them]] if hand_open(state, me) else [],
+            "opponent_hand": _hand_names(hands[them]) if hand_open(state, me) else [],
             "china_card": {
                 "holder": roles[china] if china != NOBODY else None,
                 "face_up": state.china_face_up,
             },
-            "headline": {
-                roles[s]: name(headline[s])
-                for s in (USSR, US)
-                if headline[s] and (s == me or revealed)
-            },
+            "headline": shown,
             "influence": influence,
             # control as the rules define it (map.md §5), so that no bot recomputes it
             "control": control,
@@ -178,7 +178,6 @@ def options_of(rules: Mapping[str, Any]) -> dict[str, str]:
 _CARD_NAMES: tuple[str, ...] = tuple(
     CD.CARD_BY_NUMBER[n].id if n in CD.CARD_BY_NUMBER else "" for n in range(max(CD.CARD_BY_NUMBER) + 1)
 )
-_CARD_NAME = _CARD_NAMES.__getitem__
 _COUNTRY_IDS: tuple[str, ...] = tuple(c.id for c in M.COUNTRIES)
 _STABILITY: tuple[int, ...] = B.STABILITY
 
@@ -310,6 +309,8 @@ def _kept(show):
     table: dict[int, tuple[Any, tuple[str, ...]]] = {}
 
     def kept(field) -> list[str]:
+        if type(field) is not tuple and type(field) is not frozenset:
+            return list(show(field))  # a mutable field (a hand-made state): not kept
         found = table.get(id(field))
         if found is None or found[0] is not field:
             if len(table) >= 4096:
@@ -320,6 +321,7 @@ def _kept(show):
     return kept
 
 
+_hand_names = _kept(lambda cards: [_CARD_NAMES[c] for c in cards])
 _discard_names = _kept(lambda cards: [_CARD_NAMES[c] for c in cards])
 _removed_names = _kept(lambda cards: [_CARD_NAMES[c] for c in cards])
 _effect_names = _kept(sorted)

@@ -56,7 +56,10 @@ def ops_value(state: TSState, side: int, card: int) -> int:
 
 def _bonuses(state: TSState, side: int, card: int) -> tuple[bool, bool]:
     """(China Card Asia bonus, Southeast Asia bonus) available for this play."""
-    return card == CHINA, any(bonus(state, side, card) for bonus in H.SOUTHEAST_ASIA_BONUSES)
+    for bonus in H.SOUTHEAST_ASIA_BONUSES:
+        if bonus(state, side, card):
+            return card == CHINA, True
+    return card == CHINA, False
 
 
 # -- legality ------------------------------------------------------------------------------------
@@ -159,10 +162,11 @@ def placement_eligible(state: TSState, side: int) -> tuple[int, ...]:
     has influence in, their neighbours, and the neighbours of its own superpower space."""
     mine = state.inf[side]
     eligible = set(OWN_SPACE[side])
-    for c in range(N):
+    neighbours = M.NEIGHBOURS
+    for c in compress(_COUNTRY_RANGE, mine):  # only the countries holding some
         if mine[c] > 0:
             eligible.add(c)
-            eligible.update(M.NEIGHBOURS[c])
+            eligible.update(neighbours[c])
     return tuple(sorted(eligible))
 
 

@@ -401,6 +401,13 @@ USE_OPTIONS = {
 }
 
 
+#: an operation with an opponent's card: its event first, or after
+_OPPONENT_USES = {
+    use: (USE_OPTIONS[f"{use}:event_first"], USE_OPTIONS[f"{use}:event_after"])
+    for use in ("influence", "realign", "coup")
+}
+
+
 class CardUse(Step):
     """How the chosen card is played (cards.md §5.1)."""
 
@@ -428,8 +435,7 @@ class CardUse(Step):
                 if mine:
                     options.append(USE_OPTIONS[use])
                 else:
-                    options.append(USE_OPTIONS[f"{use}:event_first"])
-                    options.append(USE_OPTIONS[f"{use}:event_after"])
+                    options += _OPPONENT_USES[use]
             if ops.space_allowed(state, side, value):
                 options.append(USE_OPTIONS["space"])
         for restrict in H.USE_FILTERS:

@@ -55,9 +55,10 @@ def event_playable(state: TSState, card: int, actor: int) -> bool:
     data = CD.CARD_BY_NUMBER[card]
     if card == CD.CHINA_CARD:
         return False
-    if data.prerequisite and not any(p in state.events_played for p in data.prerequisite):
+    played = state.events_played
+    if data.prerequisite and played.isdisjoint(data.prerequisite):
         return False
-    if any(b in state.events_played for b in data.blocked_by):
+    if data.blocked_by and not played.isdisjoint(data.blocked_by):
         return False
     spec = EVENTS[card]  # every card but The China Card has one (tests/twilight_struggle/test_events.py)
     return spec.playable is None or spec.playable(state, actor)
