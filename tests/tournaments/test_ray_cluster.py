@@ -393,7 +393,7 @@ def token_head():
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=5)  # `ray start --block` may take its time: the group is ours
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
