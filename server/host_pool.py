@@ -38,6 +38,9 @@ class HostLink(ABC):
 
     #: where the match runs, for messages (``worker 2 (pid 1234)``, ``node 10.0.0.5``)
     where = ""
+    #: whether a tournament prints a line for a match of this host that ended by an error
+    #: (``standoff: error: match M on node N: ...``, as for the Ray executor's matches)
+    announce_errors = False
 
     def __init__(self) -> None:
         #: set when the host is gone (its process or node died): the match ends at once

@@ -71,6 +71,8 @@ async def _get(ref: Any) -> Any:
 
 
 class _RayLink(HostLink):
+    announce_errors = True  # on a cluster: the run prints a line naming the node
+
     def __init__(self, pool: RayHosts, actor: Any, where: dict[str, Any], match_id: str) -> None:
         super().__init__()
         self.pool, self.actor, self.match_id = pool, actor, match_id
@@ -83,9 +85,9 @@ class _RayLink(HostLink):
         try:
             return await _get(self.actor.call.remote(method, *args))
         except ray.exceptions.RayActorError as exc:
-            raise HostGone(f"match {self.match_id} on {self.where}: the actor died ({_first_line(exc)})") from None
+            raise HostGone(f"the match's Ray actor died ({_first_line(exc)})") from None
         except ray.exceptions.RayTaskError as exc:
-            raise HostGone(f"match {self.match_id} on {self.where}: {_first_line(exc.cause or exc)}") from None
+            raise HostGone(_first_line(exc.cause or exc)) from None
 
     async def stop(self) -> None:
         import ray

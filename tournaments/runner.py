@@ -455,6 +455,8 @@ class Executor:
             )
             self.referee.start_match(match)
             await match.done.wait()
+            if match.outcome.termination == ERROR and match.host is not None and match.host.announce_errors:
+                self.say(f"standoff: error: match {match.id} on {match.host.where}: {match.outcome.reason}")
             # A trusted bot the referee seated (in this process, or in the match's host): its
             # own count (a remote or runner bot's fallbacks are in another process, out of sight).
             add_fallbacks(fallbacks, {role: seat.local.bot for role, seat in match.seats.items()
