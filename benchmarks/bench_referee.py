@@ -64,6 +64,10 @@ from standoff.server.rpc import start_server
 from standoff.v1 import referee_pb2 as pb
 
 
+#: The built-in bot of the other seat (benchmarks/bench_split_referee.py sets it: --opponent).
+OPPONENT = "random"
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -280,7 +284,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
                                                 response_deserializer=pb.StartMatchResponse.FromString)
                     for m in per_slot[slot]:
                         start(pb.StartMatchRequest(game="schotten-totten", seed=m + 1, wait=True,
-                                                   bots=[f"remote:{names[slot % processes]}", "random"]),
+                                                   bots=[f"remote:{names[slot % processes]}", OPPONENT]),
                               metadata=(("authorization", f"Bearer {admin}"),))
             except BaseException as exc:  # noqa: BLE001 - reported below
                 failures.append(exc)
