@@ -26,10 +26,12 @@ it in its own process.
 from __future__ import annotations
 
 import concurrent.futures
+import time
 import traceback
 from collections.abc import Generator
 from typing import Any
 
+from ..sdk.plugin import capability
 from .core.game import Game
 from .faults import CRASH, ILLEGAL, TIMEOUT, Forfeit, TimeControl
 from .local import code_version
@@ -150,7 +152,7 @@ class MatchHost:
                         seat.start(driver.started_message(role))
                     except Exception as exc:  # noqa: BLE001 - a built-in bot's bug: a crash
                         driver.count(role, CRASH)
-                        raise Forfeit(role, CRASH, f"{role} ({seat_name(driver, role)}) forfeits: bot raised "
+                        raise Forfeit(role, CRASH, f"{role} ({driver.names[role]}) forfeits: bot raised "
                                                    f"{type(exc).__name__} when the match started: {exc}") from None
                 while (ask := driver.next_ask()) is not None:
                     while True:
@@ -177,18 +179,16 @@ class MatchHost:
             driver.end_by_error(exc)
             error = "".join(traceback.format_exception(exc, limit=8))
         driver.finish()
-        ended = {}
         for role, seat in self.seats.items():
             try:
                 seat.end(driver.ended_message(role))
             except Exception:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
                 pass
-        for role, seat in self.seats.items():
-            ended[role] = getattr(seat.bot, "fallbacks", 0)
-        claimed = _capability(self.game, "flags_claimed")
+        fallbacks = {role: getattr(seat.bot, "fallbacks", 0) for role, seat in self.seats.items()}
+        claimed = capability(self.game, "flags_claimed")
         flags = claimed(driver.state) if claimed is not None and driver.state is not None else {}
         return {"outcome": tuple(driver.outcome), "error_at": driver.error_at, "error": error,
-                "number": driver.number, "flags": flags, "fallbacks": ended}
+                "number": driver.number, "flags": flags, "fallbacks": fallbacks}
 
     def _ask_local(self, ask: Ask) -> tuple:
         """A built-in bot's answer, as the referee's :class:`~.seats.LocalSeat` gets it: in a
@@ -198,36 +198,20 @@ class MatchHost:
         pool = self.pools.get(ask.role)
         if pool is None:
             pool = self.pools[ask.role] = concurrent.futures.ThreadPoolExecutor(1, f"bot-{ask.role}")
-        started = _clock()
+        started = time.perf_counter()
         future = pool.submit(seat.answer, prepared)
         try:
             index = future.result(ask.allowance_ms / 1000.0)
         except concurrent.futures.TimeoutError:
             pool.shutdown(wait=False)
             del self.pools[ask.role]
-            elapsed_ms = (_clock() - started) * 1000.0
+            elapsed_ms = (time.perf_counter() - started) * 1000.0
             return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms", elapsed_ms, True)
         except Exception as exc:  # noqa: BLE001 - the bot's own bug
-            elapsed_ms = (_clock() - started) * 1000.0
+            elapsed_ms = (time.perf_counter() - started) * 1000.0
             return ("fault", CRASH, f"bot raised {type(exc).__name__}: {exc}", elapsed_ms, True)
-        elapsed_ms = (_clock() - started) * 1000.0
+        elapsed_ms = (time.perf_counter() - started) * 1000.0
         if type(index) is not int or not 0 <= index < len(ask.decision.options):
             return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}",
                     elapsed_ms, True)
         return ("ok", index, elapsed_ms, {"elapsed_ms": round(elapsed_ms, 3), "think_ms": round(elapsed_ms, 3)})
-
-
-def seat_name(driver: MatchDriver, role: str) -> str:
-    return driver.names[role]
-
-
-def _capability(game: Game, name: str) -> Any:
-    from ..sdk.plugin import capability
-
-    return capability(game, name)
-
-
-def _clock() -> float:
-    import time
-
-    return time.perf_counter()
