@@ -248,12 +248,14 @@ class _Board:
         if len(changed) > 6:
             return None
         influence, control = self.influence.copy(), self.control.copy()
-        moved = False  # a country joined a dict: put it back in map order
+        # a country joining a dict goes last: out of map order unless it comes after the others
+        moved_influence = moved_control = False
         roles = self.roles
         for c in changed:
             cid, a, b = _COUNTRY_IDS[c], us[c], ussr[c]
             if a or b:
-                moved = moved or cid not in influence
+                if cid not in influence:
+                    moved_influence = moved_influence or (bool(influence) and _after(influence, c))
                 influence[cid] = {"us": a, "ussr": b}
             else:
                 influence.pop(cid, None)
@@ -261,12 +263,19 @@ class _Board:
             if owner is None:
                 control.pop(cid, None)
             else:
-                moved = moved or cid not in control
+                if cid not in control:
+                    moved_control = moved_control or (bool(control) and _after(control, c))
                 control[cid] = owner
-        if moved:
+        if moved_influence:
             influence = {cid: influence[cid] for cid in sorted(influence, key=_MAP_ORDER.__getitem__)}
+        if moved_control:
             control = {cid: control[cid] for cid in sorted(control, key=_MAP_ORDER.__getitem__)}
         return _Board(roles, us.copy(), ussr.copy(), influence, control)
+
+
+def _after(table: dict[str, Any], c: int) -> bool:
+    """Whether the last country of ``table`` (in map order) comes after country ``c``."""
+    return _MAP_ORDER[next(reversed(table))] > c
 
 
 def _owner(c: int, us: int, ussr: int, roles: tuple[str, ...]) -> str | None:
