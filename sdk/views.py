@@ -30,6 +30,7 @@ import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from standoff.v1 import views_pb2 as vpb
@@ -499,53 +500,161 @@ def _schotten_totten_encoder() -> Callable[[Mapping[str, Any]], vpb.View]:
 encode_schotten_totten = _schotten_totten_encoder()
 
 
-def encode_twilight_struggle(view: Mapping[str, Any]) -> vpb.View:
-    msg = vpb.View()
-    ts = msg.twilight_struggle
-    ts.role = view["role"]
-    ts.turn = view["turn"]
-    ts.action_round = view["action_round"]
-    ts.phasing = view["phasing"]
-    ts.step = view["step"] or ""
-    ts.vp = view["vp"]
-    ts.defcon = view["defcon"]
-    ts.military_ops.update(view["military_ops"])
-    ts.space.update(view["space"])
-    ts.hand.extend(view["hand"])
-    ts.opponent_hand_size = view["opponent_hand_size"]
-    ts.opponent_hand.extend(view.get("opponent_hand", ()))
-    ts.china_card.holder = view["china_card"]["holder"] or ""
-    ts.china_card.face_up = view["china_card"]["face_up"]
-    ts.headline.update(view["headline"])
-    for country, amounts in view["influence"].items():
-        entry = ts.influence[country]
-        entry.us = amounts["us"]
-        entry.ussr = amounts["ussr"]
-    ts.deck_size = view["deck_size"]
-    ts.discard.extend(view["discard"])
-    ts.removed.extend(view["removed"])
-    ts.effects.extend(view["effects"])
-    ts.events_played.extend(view["events_played"])
-    ts.chinese_civil_war = view.get("chinese_civil_war", 0)
-    ts.control.update(view.get("control", {}))
-    event = view.get("event")
-    if event:
-        ts.event_card = event["card"]
-        ts.event_side = event["side"]
-    rules = view.get("rules")
-    if rules is not None:
-        r = ts.rules
-        r.ruleset = rules["ruleset"]
-        r.optional_cards = rules["optional_cards"]
-        r.chinese_civil_war = rules["chinese_civil_war"]
-        r.bid_side = rules["bid_side"] or ""
-        r.bid = rules["bid"]
-        r.end_turn = rules["end_turn"]
-    ts.history_from = view.get("history_from", 0)
-    add = ts.history.add
-    for number, role, step, key in view["history"]:
-        add(number=number, role=role, step=step, key=key)
-    return msg
+_TS_MEMO_LIMIT = 20_000  # Twilight Struggle records remembered per table (~40 bytes each)
+_TS_WHOLE_MEMO_LIMIT = 2_000  # whole TS boards (~2 kB each with the key) and public parts remembered
+_amounts = itemgetter("us", "ussr")
+
+
+def _text_records(tag: bytes) -> Callable[[Iterable[str]], list[bytes]]:
+    """``records(texts) -> list[bytes]``: the records of a repeated string field with ``tag``,
+    one per text, looked up in C in a memo (written by :func:`_text_field` on a miss)."""
+    write = _text_field(tag)
+    memo: dict[str, bytes] = {}
+    get = memo.get
+
+    def records(texts: Iterable[str]) -> list[bytes]:
+        found = list(map(get, texts))
+        if not all(found):  # a miss (records are never empty)
+            found = list(map(write, texts))
+            if len(memo) + len(found) > _MEMO_LIMIT:
+                memo.clear()
+            memo.update(zip(map(str, texts), found))
+        return found
+
+    return records
+
+
+def _twilight_struggle_encoder() -> Callable[[Mapping[str, Any]], vpb.View]:
+    """The Twilight Struggle encoder. The influence and control maps are most of a view's fields
+    (one entry per country on the board, two or three setter calls each), and the board is most
+    often one already sent (to the other seat, or to this one a decision ago): the board's
+    records are written by hand, memoised on the whole board (its key built in C), else per
+    country on (country, amounts). The small maps, the China Card and the rules, which change
+    rarely, are kept as the bytes the field setters gave them, memoised on their values; the
+    card lists and the history are written as records. All of it is parsed in one call; the
+    scalars are set field by field (cheaper than records for single fields)."""
+    View, Influence, Entry = vpb.TwilightStruggleView, vpb.TwilightStruggleInfluence, vpb.HistoryEntry
+    key_tag, value_tag = _varint(1 << 3 | 2), _varint(2 << 3 | 2)  # a map entry's fields
+    influence_tag, control_tag = _field_tag(View, "influence"), _field_tag(View, "control")
+    us_tag, ussr_tag = _field_tag(Influence, "us"), _field_tag(Influence, "ussr")
+    history_tag, number_tag = _field_tag(View, "history"), _field_tag(Entry, "number")
+    entry_role, entry_step, entry_key = (_text_field(_field_tag(Entry, n)) for n in ("role", "step", "key"))
+    list_writers = tuple(_text_records(_field_tag(View, n))
+                         for n in ("hand", "opponent_hand", "discard", "removed", "effects", "events_played"))
+    join = b"".join
+    influence_memo: dict[tuple, bytes] = {}  # (country, (us, ussr)) → its map entry's record
+    control_memo: dict[tuple, bytes] = {}  # (country, role) → its map entry's record
+    parts: dict[tuple, bytes] = {}  # the rarely changing parts' values → their records
+    boards: dict[tuple, bytes] = {}  # (countries, amounts, control) → the board's records
+    seen_part, seen_board = parts.get, boards.get
+
+    def influence_record(country: str, amounts: tuple[int, int]) -> bytes:
+        us, ussr = amounts
+        if not isinstance(country, str):
+            raise TypeError(f"expected a country id, got {country!r}")
+        value = (us_tag + _uint(us) if us else b"") + (ussr_tag + _uint(ussr) if ussr else b"")
+        return _record(influence_tag, _record(key_tag, country.encode("utf-8")) + _record(value_tag, value))
+
+    def control_record(country: str, side: str) -> bytes:
+        if not isinstance(country, str) or not isinstance(side, str):
+            raise TypeError(f"expected a country id and a role, got {country!r}: {side!r}")
+        return _record(control_tag, _record(key_tag, country.encode("utf-8"))
+                       + _record(value_tag, side.encode("utf-8")))
+
+    def records_of(memo: dict, write: Callable[..., bytes], keys: list) -> list[bytes]:
+        """The records of ``keys`` (the memo's keys): looked up in C, written for the misses."""
+        found = list(map(memo.get, keys))
+        if not all(found):  # a miss (records are never empty)
+            if len(memo) + len(keys) > _TS_MEMO_LIMIT:
+                memo.clear()
+            for i, key in enumerate(keys):
+                if found[i] is None:
+                    found[i] = memo[key] = write(*key)
+        return found
+
+    def small_parts(military_ops: Any, space: Any, headline: Any, china: Any, rules: Any) -> bytes:
+        """The records the field setters give these parts (presence of the China Card and the
+        rules messages included)."""
+        ts = View()
+        ts.military_ops.update(military_ops)
+        ts.space.update(space)
+        ts.headline.update(headline)
+        ts.china_card.holder = china["holder"] or ""
+        ts.china_card.face_up = china["face_up"]
+        if rules is not None:
+            r = ts.rules
+            r.ruleset = rules["ruleset"]
+            r.optional_cards = rules["optional_cards"]
+            r.chinese_civil_war = rules["chinese_civil_war"]
+            r.bid_side = rules["bid_side"] or ""
+            r.bid = rules["bid"]
+            r.end_turn = rules["end_turn"]
+        return ts.SerializeToString(deterministic=True)
+
+    def history_record(number: int, role: str, step: str, key: str) -> bytes:
+        body = number_tag + _uint(number) + entry_role(role) + entry_step(step) + entry_key(key)
+        return history_tag + _uint(len(body)) + body
+
+    def encode(view: Mapping[str, Any]) -> vpb.View:
+        msg = vpb.View()
+        ts = msg.twilight_struggle
+        ts.role = view["role"]
+        ts.turn = view["turn"]
+        ts.action_round = view["action_round"]
+        ts.phasing = view["phasing"]
+        ts.step = view["step"] or ""
+        ts.vp = view["vp"]
+        ts.defcon = view["defcon"]
+        ts.opponent_hand_size = view["opponent_hand_size"]
+        ts.deck_size = view["deck_size"]
+        ts.chinese_civil_war = view.get("chinese_civil_war", 0)
+        event = view.get("event")
+        if event:
+            ts.event_card = event["card"]
+            ts.event_side = event["side"]
+        ts.history_from = view.get("history_from", 0)
+        # The parts that change rarely (the tracks, headline, China Card, rules, card lists):
+        # one key built in C, most views find their records there.
+        military_ops, space, headline = view["military_ops"], view["space"], view["headline"]
+        china, rules = view["china_card"], view.get("rules")
+        lists = (view["hand"], view.get("opponent_hand", ()), view["discard"], view["removed"], view["effects"],
+                 view["events_played"])
+        small_key = (tuple(military_ops.items()), tuple(space.items()), tuple(headline.items()),
+                     china["holder"], china["face_up"], None if rules is None else tuple(rules.items()))
+        key = (small_key, *map(tuple, lists))
+        found = seen_part(key)
+        if found is None:
+            small = seen_part(small_key)
+            if small is None:
+                small = parts[small_key] = small_parts(military_ops, space, headline, china, rules)
+            found = small + join([join(write(texts)) for write, texts in zip(list_writers, lists)])
+            if len(parts) >= _TS_WHOLE_MEMO_LIMIT:
+                parts.clear()
+            parts[key] = found
+        records = [found]
+        # The board: most views show one already shown (to the other seat, or to this one a
+        # decision ago), so the whole board is looked up first (its key built in C), then per
+        # country.
+        influence, control = view["influence"], view.get("control", {})
+        key = (tuple(influence), tuple(map(_amounts, influence.values())), tuple(control.items()))
+        found = seen_board(key)
+        if found is None:
+            found = join(records_of(influence_memo, influence_record, list(zip(influence, key[1])))
+                         + records_of(control_memo, control_record, list(key[2])))
+            if len(boards) >= _TS_WHOLE_MEMO_LIMIT:
+                boards.clear()
+            boards[key] = found
+        records.append(found)
+        # history entries are new at each view (sent once per seat): written, not memoised
+        records += [history_record(*entry) for entry in view["history"]]
+        ts.MergeFromString(join(records))
+        return msg
+
+    return encode
+
+
+#: The engine's Twilight Struggle view → its wire ``View`` (``twilight_struggle`` set).
+encode_twilight_struggle = _twilight_struggle_encoder()
 
 
 def _schotten_totten(view: vpb.SchottenTottenView, lazy: bool = False) -> dict[str, Any]:

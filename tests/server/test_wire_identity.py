@@ -1,7 +1,7 @@
 """The faster wire paths give the same bytes and the same decoded views as the plain ones.
 
-The referee's Schotten Totten encoder writes the flags' records by hand (memoised), the SDK's
-HistoryBook keeps histories as wire bytes, ``decode_decision`` memoises options. Each is checked
+The referee's Schotten Totten and Twilight Struggle encoders write their large parts' records by
+hand (memoised), the SDK's HistoryBook keeps histories as wire bytes, ``decode_decision`` memoises options. Each is checked
 here against a reference: the straightforward implementation it replaced, kept below verbatim, on
 every decision of seeded random games (views sent incrementally, with now and then a full
 resend, as the referee does after a reconnect).
@@ -68,6 +68,55 @@ def reference_encode_schotten_totten(view: dict[str, Any]) -> vpb.View:
     return msg
 
 
+def reference_encode_twilight_struggle(view: dict[str, Any]) -> vpb.View:
+    msg = vpb.View()
+    ts = msg.twilight_struggle
+    ts.role = view["role"]
+    ts.turn = view["turn"]
+    ts.action_round = view["action_round"]
+    ts.phasing = view["phasing"]
+    ts.step = view["step"] or ""
+    ts.vp = view["vp"]
+    ts.defcon = view["defcon"]
+    ts.military_ops.update(view["military_ops"])
+    ts.space.update(view["space"])
+    ts.hand.extend(view["hand"])
+    ts.opponent_hand_size = view["opponent_hand_size"]
+    ts.opponent_hand.extend(view.get("opponent_hand", ()))
+    ts.china_card.holder = view["china_card"]["holder"] or ""
+    ts.china_card.face_up = view["china_card"]["face_up"]
+    ts.headline.update(view["headline"])
+    for country, amounts in view["influence"].items():
+        entry = ts.influence[country]
+        entry.us = amounts["us"]
+        entry.ussr = amounts["ussr"]
+    ts.deck_size = view["deck_size"]
+    ts.discard.extend(view["discard"])
+    ts.removed.extend(view["removed"])
+    ts.effects.extend(view["effects"])
+    ts.events_played.extend(view["events_played"])
+    ts.chinese_civil_war = view.get("chinese_civil_war", 0)
+    ts.control.update(view.get("control", {}))
+    event = view.get("event")
+    if event:
+        ts.event_card = event["card"]
+        ts.event_side = event["side"]
+    rules = view.get("rules")
+    if rules is not None:
+        r = ts.rules
+        r.ruleset = rules["ruleset"]
+        r.optional_cards = rules["optional_cards"]
+        r.chinese_civil_war = rules["chinese_civil_war"]
+        r.bid_side = rules["bid_side"] or ""
+        r.bid = rules["bid"]
+        r.end_turn = rules["end_turn"]
+    ts.history_from = view.get("history_from", 0)
+    add = ts.history.add
+    for number, role, step, key in view["history"]:
+        add(number=number, role=role, step=step, key=key)
+    return msg
+
+
 class ReferenceHistoryBook:
     """The history book that copied entries message by message (typed views only)."""
 
@@ -106,12 +155,12 @@ def reference_decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
 # -- seeded games --------------------------------------------------------------------------------
 
 
-def decisions(game_name: str, seeds: range, ruleset: str | None = None):
+def decisions(game_name: str, seeds: range, ruleset: str | None = None, options: dict[str, str] | None = None):
     """``(match_id, number, decision, view)`` for every player decision of random games, views
     incremental per seat as the referee sends them, every 37th one in full (a resend)."""
     game = get_game(game_name)
     for seed in seeds:
-        state = game.new_state(game.rules(ruleset, {}))
+        state = game.new_state(game.rules(ruleset, options or {}))
         rng, sent, number = random.Random(seed), {}, 0
         while (decision := game.decision(state)) is not None:
             number += 1
@@ -137,6 +186,75 @@ def test_schotten_totten_wire_bytes_are_those_of_the_plain_encoder(ruleset):
         assert encode_view("schotten-totten", view) == reference_encode_schotten_totten(view)
         count += 1
     assert count > 300
+
+
+TS_OPTIONS = [
+    {},
+    {"chinese_civil_war": "on", "optional_cards": "off", "bid": "us:2", "end_turn": "6"},
+    {"bid": "ussr:1", "end_turn": "3"},
+]
+
+
+@pytest.mark.parametrize("options", TS_OPTIONS, ids=["default", "ccw-bid-us", "bid-ussr"])
+def test_twilight_struggle_wire_bytes_are_those_of_the_plain_encoder(options):
+    """Every decision of seeded games: the deciding seat's view (incremental, now and then in
+    full) and the other seat's full view, as decision messages and as view messages."""
+    game = get_game("twilight-struggle")
+    other = {"ussr": "us", "us": "ussr"}
+    count = 0
+    for match_id, number, decision, view in decisions("twilight-struggle", range(4), options=options):
+        clocks = {"ussr": 90_000 - number, "us": -5} if number % 2 else {}
+        fast = serialize(decision_message(match_id, number, decision, encode_view("twilight-struggle", view),
+                                          clocks, number % 3))
+        plain = serialize(decision_message(match_id, number, decision, reference_encode_twilight_struggle(view),
+                                           clocks, number % 3))
+        assert fast == plain, (match_id, number)
+        assert encode_view("twilight-struggle", view) == reference_encode_twilight_struggle(view)
+        count += 1
+    assert count > 300
+    # the other seat's full views at the same points (another hand, both headlines, ...)
+    for seed in range(2):
+        state = game.new_state(game.rules(None, options))
+        rng = random.Random(seed)
+        while (decision := game.decision(state)) is not None:
+            if decision.role != "chance":
+                view = game.view(state, other[decision.role], 0)
+                assert serialize(encode_view("twilight-struggle", view)) == \
+                    serialize(reference_encode_twilight_struggle(view))
+            game.apply(state, decision.options[rng.randrange(len(decision.options))])
+
+
+def test_twilight_struggle_views_off_the_engine_path_encode_as_before():
+    """Views a plugin or a test builds by hand: no rules, no control, an event, an empty board,
+    large amounts, a view with the China Card nowhere (all defaults)."""
+    view = next(v for *_, v in decisions("twilight-struggle", range(1)))
+    variants = [
+        {k: v for k, v in view.items() if k not in ("rules", "control", "opponent_hand", "chinese_civil_war",
+                                                      "history_from")},
+        dict(view, event={"card": "duck_and_cover", "side": "us"}, influence={}, control={}, history=[]),
+        dict(view, influence={"cuba": {"us": 300, "ussr": 0}, "panama": {"us": 0, "ussr": 0}},
+             control={"cuba": "us"}, opponent_hand=["nato"], headline={"us": "nato", "ussr": "blockade"}),
+        dict(view, china_card={"holder": None, "face_up": False}, step=None, vp=-20,
+             rules=dict(view["rules"], bid_side=None, bid=0, optional_cards=False)),
+    ]
+    for variant in variants:
+        for _ in range(2):  # written, then from the memos
+            fast = views.encode_twilight_struggle(variant)
+            assert serialize(fast) == serialize(reference_encode_twilight_struggle(variant))
+            assert fast == reference_encode_twilight_struggle(variant)
+    with pytest.raises(TypeError):
+        views.encode_twilight_struggle(dict(view, hand=[4]))
+    with pytest.raises(TypeError):
+        views.encode_twilight_struggle(dict(view, influence={7: {"us": 1, "ussr": 0}}))
+
+
+def test_twilight_struggle_records_stay_right_when_their_memos_are_cleared(monkeypatch):
+    monkeypatch.setattr(views, "_TS_MEMO_LIMIT", 3)  # cleared again and again
+    monkeypatch.setattr(views, "_TS_WHOLE_MEMO_LIMIT", 2)
+    monkeypatch.setattr(views, "_MEMO_LIMIT", 5)
+    encode = views._twilight_struggle_encoder()
+    for _, _, _, view in decisions("twilight-struggle", range(1)):
+        assert encode(view) == reference_encode_twilight_struggle(view)
 
 
 @pytest.mark.parametrize("game_name, seeds", [("schotten-totten", range(6)), ("twilight-struggle", range(2))])
