@@ -250,8 +250,7 @@ def test_twilight_struggle_views_off_the_engine_path_encode_as_before():
 
 def test_twilight_struggle_records_stay_right_when_their_memos_are_cleared(monkeypatch):
     monkeypatch.setattr(views, "_TS_MEMO_LIMIT", 3)  # cleared again and again
-    monkeypatch.setattr(views, "_TS_WHOLE_MEMO_LIMIT", 2)
-    monkeypatch.setattr(views, "_MEMO_LIMIT", 5)
+    monkeypatch.setattr(views, "_TS_PARTS_MEMO_LIMIT", 2)
     encode = views._twilight_struggle_encoder()
     for _, _, _, view in decisions("twilight-struggle", range(1)):
         assert encode(view) == reference_encode_twilight_struggle(view)
