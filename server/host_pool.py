@@ -46,6 +46,7 @@ class HostLink(ABC):
         #: set when the host is gone (its process or node died): the match ends at once
         self.gone = trio.Event()
         self.gone_reason = ""
+        self.over = False  # the host said the match is over (and let it go)
 
     def lost(self, reason: str) -> None:
         if not self.gone.is_set():
@@ -57,16 +58,23 @@ class HostLink(ABC):
         """``MatchHost.method(*args)`` on the host; raises :class:`HostGone`."""
 
     async def begin(self, history: dict[str, int]) -> dict[str, Any]:
-        return await self.call("begin", history)
+        return self._note(await self.call("begin", history))
 
     async def advance(self, answer: tuple, counts: list, history: dict[str, int]) -> dict[str, Any]:
-        return await self.call("advance", answer, counts, history)
+        return self._note(await self.call("advance", answer, counts, history))
+
+    def _note(self, step: dict[str, Any]) -> dict[str, Any]:
+        if "over" in step:
+            self.over = True  # the host has let the match go: nothing to stop
+        return step
 
     async def message(self, role: str, history_from: int) -> tuple[bytes, int | None]:
         return await self.call("message", role, history_from)
 
     async def stop(self) -> None:
         """Let the host go (best effort: a host already gone is fine)."""
+        if self.over:
+            return
         try:
             with trio.move_on_after(5):
                 await self.call("stop")

@@ -76,18 +76,22 @@ class _Matches:
             try:
                 if method == "open":
                     host = MatchHost(args[0], self.registry)
-                    value: Any = None
+                    answer: tuple[bool, Any] = (True, None)
                 else:
                     assert host is not None
-                    value = getattr(host, method)(*args)
-                self.reply(request_id, True, value)
+                    answer = (True, getattr(host, method)(*args))
             except HostError as exc:
-                self.reply(request_id, False, str(exc))
+                answer = (False, str(exc))
             except Exception as exc:  # noqa: BLE001 - a host bug: reported to the front, the worker lives on
                 traceback.print_exc(file=sys.stderr)
-                self.reply(request_id, False, f"{type(exc).__name__}: {exc}")
-            if host is None or host.over:  # could not open, or over: the thread goes
+                answer = (False, f"{type(exc).__name__}: {exc}")
+            done = host is None or host.over  # could not open, or over: the thread goes
+            if done:
+                # Before the answer: a request the front sends after it (a stop) must find no
+                # queue here and be answered at once, not wait in a queue nobody reads.
                 self.queues.pop(match_id, None)
+            self.reply(request_id, *answer)
+            if done:
                 return
 
 

@@ -142,3 +142,44 @@ def test_serve_refuses_a_negative_match_workers_count_in_one_line(tmp_path):
                           "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--match-workers" in bad.stderr and "Traceback" not in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_worker_answers_every_request_even_right_after_a_match_is_over():
+    """The match worker protocol, driven directly: open, begin, answer every remote decision;
+    the request sent right after the match is over (a stop) is answered at once, never left in
+    the queue of a match thread that has gone (which held the front for seconds at each match's
+    end)."""
+    import select
+
+    from standoff.server.faults import FORFEIT, TimeControl
+    from standoff.server.hosting import host_job
+    from standoff.server.match_worker import frame, read_frame
+
+    worker = subprocess.Popen([sys.executable, "-m", "standoff.server.match_worker"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    ids = iter(range(1, 10_000))
+
+    def call(method, *args):
+        request_id = next(ids)
+        worker.stdin.write(frame((request_id, "m1", method, args)))
+        worker.stdin.flush()
+        ready, _, _ = select.select([worker.stdout], [], [], 60)
+        assert ready, f"no answer to {method}"
+        answer = read_frame(worker.stdout)
+        assert answer[0] == request_id
+        return answer[1:]
+
+    try:
+        job = host_job("m1", "schotten-totten", "battle_line", {}, 7, {"p1": "remote:x", "p2": "greedy"}, ["p1"],
+                       TimeControl(), FORFEIT, 0, None)
+        assert call("open", job) == (True, None)
+        ok, step = call("begin", {"p1": 0})
+        while ok and "ask" in step:
+            ok, step = call("advance", ("ok", 0, 1.0, {}), [], {"p1": 0})
+        assert ok and step["over"]["outcome"][2] not in ("error", "forfeit")
+        for _ in range(3):  # the match is gone: each request is refused at once
+            ok, detail = call("stop")
+            assert not ok and "not hosted here" in detail
+    finally:
+        worker.stdin.close()
+        worker.wait(30)
