@@ -23,6 +23,7 @@ from typing import Any
 import trio
 
 from .match_worker import frame
+from .processes import close_processes
 
 #: How long the front waits for a host's answer before taking its worker for stuck. Built-in bots
 #: think inside a host's answer: this bounds their time, far above any time control in use.
@@ -232,13 +233,4 @@ class ProcessHosts(HostPool):
         return _ProcessLink(worker, job["match_id"])
 
     async def aclose(self) -> None:
-        for worker in self.workers:
-            if worker.process.stdin is not None:
-                with trio.move_on_after(1):
-                    await worker.process.stdin.aclose()
-        with trio.move_on_after(5):
-            for worker in self.workers:
-                await worker.process.wait()
-        for worker in self.workers:
-            if worker.process.returncode is None:
-                worker.process.kill()
+        await close_processes(worker.process for worker in self.workers)

@@ -12,18 +12,17 @@ requests are handled in the order they came.
 
 from __future__ import annotations
 
-import os
 import pickle
 import queue
 import signal
 import struct
 import sys
 import threading
-import time
 import traceback
 from typing import Any, BinaryIO
 
 from .hosting import HostError, MatchHost
+from .processes import die_with_parent
 
 _LENGTH = struct.Struct(">I")
 
@@ -95,23 +94,11 @@ class _Matches:
                 return
 
 
-def _die_with_parent() -> None:
-    """Leave as soon as the front is gone (killed, crashed): a worker is no use without it."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def main() -> int:
     from .logs import configure_logging
     from .plugins import load_registry
 
-    _die_with_parent()
+    die_with_parent()
     configure_logging(json=False, level="warning", stream=sys.stderr)
     # Ctrl-C reaches the process group: the front decides when its matches end.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import trio
 
 from .config import TournamentConfig
+from ..server.processes import close_processes
 from .errors import MatchCrashed, RunError
 
 __all__ = ["MatchCrashed", "MatchExecutor", "RunError", "Worker", "WorkerPool", "make_executor", "store_records"]
@@ -165,13 +166,4 @@ class WorkerPool:
         raise AssertionError("unreachable")
 
     async def aclose(self) -> None:
-        for worker in self.workers:
-            if worker.process.stdin is not None:
-                with trio.move_on_after(1):
-                    await worker.process.stdin.aclose()
-        with trio.move_on_after(5):
-            for worker in self.workers:
-                await worker.process.wait()
-        for worker in self.workers:
-            if worker.process.returncode is None:
-                worker.process.kill()
+        await close_processes(worker.process for worker in self.workers)

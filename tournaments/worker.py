@@ -10,11 +10,8 @@ coordinator keeps one worker per core busy; CPU-bound matches then use every cor
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
-import threading
-import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,7 @@ from ..sdk.plugin import capability
 from ..server.core.seeds import derive_seed
 from ..server.faults import TimeControl, policy_from_name
 from ..server.local import bot_seed, play_match
+from ..server.processes import die_with_parent
 from ..server.records import RecordWriter
 from .model import MatchSpec, Result
 from .series import Series, result_of_game
@@ -79,26 +77,6 @@ def add_fallbacks(totals: dict[str, int], bots: dict[str, Any]) -> None:
         count = getattr(bot, "fallbacks", 0)
         if type(count) is int and count > 0:
             totals[role] = totals.get(role, 0) + count
-
-
-def die_with_parent() -> None:
-    """End this worker as soon as its coordinator is gone (SIGKILLed, crashed).
-
-    A worker left behind would finish its match and write its record while the resumed
-    coordinator replays the same match in a new worker: two writers of one record file, and a
-    core burnt for nothing. A watcher thread checks every 0.2 s whether the parent changed.
-    Not ``PR_SET_PDEATHSIG``: it fires when the parent *thread* that forked us ends, and trio
-    starts processes from its thread cache, whose threads end after 10 s idle; the worker would be
-    killed in the middle of a long tournament.
-    """
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def main() -> int:
