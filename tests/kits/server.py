@@ -19,6 +19,25 @@ from standoff.server.rpc import start_server
 from standoff.v1 import referee_pb2 as pb
 
 
+#: What a record measures rather than decides: left out when records of one match played in
+#: different ways (a split referee, Ray) are compared.
+TIMING_FIELDS = ("elapsed_ms", "think_ms", "rtt_ms")
+
+
+def comparable_record(text: str, *, match_id: bool = True) -> list[dict]:
+    """A record's lines without their timing (and, unless ``match_id``, without the header's
+    random match id)."""
+    import json
+
+    lines = [json.loads(line) for line in text.splitlines()]
+    for line in lines:
+        for key in TIMING_FIELDS:
+            line.pop(key, None)
+    if not match_id:
+        lines[0].pop("match_id", None)
+    return lines
+
+
 class ServerThread:
     def __init__(
         self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0,

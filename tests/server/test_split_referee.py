@@ -13,14 +13,13 @@ import subprocess
 import sys
 
 import pytest
-from kits.server import RawClient, ServerThread
+from kits.server import RawClient, ServerThread, comparable_record
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
 from standoff.server.sessions import Session
 from standoff.v1 import referee_pb2 as pb
 
-TIMING = ("elapsed_ms", "think_ms", "rtt_ms")
 
 
 def _capture(monkeypatch) -> list[tuple[str, bytes]]:
@@ -52,12 +51,7 @@ def _play(tmp_path, match_workers: int, game: str, bots: list[str], seeds: list[
         thread.join(60)
         records = {}
         for seed, match_id in zip(seeds, ids, strict=True):
-            lines = [json.loads(line) for line in server.record(match_id).splitlines()]
-            for line in lines:
-                for key in TIMING:
-                    line.pop(key, None)
-            lines[0].pop("match_id")
-            records[seed] = lines
+            records[seed] = comparable_record(server.record(match_id), match_id=False)
         wire = []
         for name, data in sent:
             for match_id in ids:

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from kits.server import RawClient, ServerThread
+from kits.server import RawClient, ServerThread, comparable_record
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
@@ -22,7 +22,6 @@ from standoff.sdk.client import run_in_thread
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                 reason="Ray is not installed: the optional extra, pip install -e '.[ray]'")
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-TIMING = ("elapsed_ms", "think_ms", "rtt_ms")
 
 
 @pytest.fixture(scope="module")
@@ -54,12 +53,7 @@ def cluster():
 def _records(server: ServerThread, ids: dict[int, str]) -> dict[int, list[dict]]:
     out = {}
     for seed, match_id in ids.items():
-        lines = [json.loads(line) for line in server.record(match_id).splitlines()]
-        for line in lines:
-            for key in TIMING:
-                line.pop(key, None)
-        lines[0].pop("match_id")
-        out[seed] = lines
+        out[seed] = comparable_record(server.record(match_id), match_id=False)
     return out
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from kits.server import comparable_record
+
 from standoff.sdk import Bot
 from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
 from standoff.tournaments.config import ConfigError, load_config
 from standoff.tournaments.runner import run_tournament
 
-TIMING = ("elapsed_ms", "think_ms", "rtt_ms")
 
 
 class Stateless(Bot):
@@ -63,11 +64,7 @@ def play(folder: Path, split: bool):
     outputs = {name: (run_dir / name).read_bytes() for name in ("results.jsonl", "elo.jsonl", "ratings.json")}
     records = {}
     for record in sorted((run_dir / "records").glob("*.jsonl")):
-        lines = [json.loads(line) for line in record.read_text().splitlines()]
-        for line in lines:
-            for key in TIMING:
-                line.pop(key, None)
-        records[record.name] = lines
+        records[record.name] = comparable_record(record.read_text())
     return outputs, records, summary
 
 
