@@ -614,7 +614,7 @@ class FlagModel:
         The same figures as :meth:`side` for every pair, computed with what a flag's pairs share
         hoisted out (the opponent's reach, its estimate) and a pair skipped when even a certain
         win there could not beat the best gain so far (a chance is at most 1): the rollout
-        policy's hot loop (:meth:`best_placement_reference` is the plain form the tests compare it with)."""
+        policy's hot loop (tests/bots/test_ismcts.py compares it with the plain per-pair form)."""
         n = len(state.rules.roles)
         opp = 1 - role
         hand_mask, count = _troop_mask(state.hands[role])
@@ -703,37 +703,6 @@ class FlagModel:
                             value = 1.0 if x > 60 else 0.0 if x < -60 else 1.0 / (1.0 + exp(-x))
                 gain = value - base
                 gain -= penalty
-                if gain > best:
-                    best, choice = gain, (card, f)
-        return choice
-
-    def best_placement_reference(self, state, role: int, cards) -> tuple[int, int] | None:
-        """:meth:`best_placement` written plainly through :meth:`side` (the tests check both agree)."""
-        n = len(state.rules.roles)
-        opp = 1 - role
-        hand_mask, count = _troop_mask(state.hands[role])
-        external = state.unseen_mask() & ~hand_mask
-        sides, claimed, fogs, muds = state.sides, state.claimed, state.fog, state.mud
-        best, choice = -1e9, None
-        opens = []
-        for f in range(9):
-            if claimed[f] >= 0:
-                continue
-            size = 4 if muds[f] >= 0 else 3
-            mine = sides[f * n + role]
-            if len(mine) >= size:
-                continue
-            theirs = sides[f * n + opp]
-            if len(theirs) > size:
-                theirs = _strongest(theirs, size, fogs[f] >= 0)
-            fog = fogs[f] >= 0
-            base = self.side(mine, theirs, False, size, fog, hand_mask, count, external)
-            opens.append((f, mine, theirs, size, fog, base))
-        for card in cards:
-            rest = hand_mask & ~(1 << card)
-            for f, mine, theirs, size, fog, base in opens:
-                gain = self.side(mine + (card,), theirs, False, size, fog, rest, count - 1, external) - base
-                gain -= 0.001 * (card % 10 + 1)
                 if gain > best:
                     best, choice = gain, (card, f)
         return choice
