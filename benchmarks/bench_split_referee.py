@@ -55,7 +55,7 @@ def measure(concurrent: int, workers: int, args: argparse.Namespace) -> dict[str
             kw["hosts"] = pool
         return await start_server(*a, **kw)
 
-    original_read = ProcessHosts.aclose
+    original_aclose = ProcessHosts.aclose
 
     async def aclose(self):  # the workers' CPU, read just before they are stopped
         for worker in self.workers:
@@ -63,7 +63,7 @@ def measure(concurrent: int, workers: int, args: argparse.Namespace) -> dict[str
                 worker_cpu[worker.process.pid] = _cpu_of(worker.process.pid)
             except OSError:
                 pass
-        await original_read(self)
+        await original_aclose(self)
 
     floors_cpu = []
 
@@ -87,7 +87,7 @@ def measure(concurrent: int, workers: int, args: argparse.Namespace) -> dict[str
     try:
         figures = bench_referee.measure(namespace)
     finally:
-        ProcessHosts.aclose = original_read
+        ProcessHosts.aclose = original_aclose
         bench_referee.start_server = start_server
         bench_referee.remote_ping_pong, bench_referee.ping_pong = floors
     figures["front CPU s"] = time.process_time() - cpu - sum(floors_cpu)

@@ -22,7 +22,7 @@ from typing import Any
 
 import trio
 
-from .match_worker import frame
+from .match_worker import frame, take_frames
 from .processes import close_processes
 
 #: How long the front waits for a host's answer before taking its worker for stuck. Built-in bots
@@ -146,9 +146,6 @@ class _Worker:
 
     async def read(self) -> None:
         """Hand each answer to its caller; at the end of the stream fail every caller."""
-        import pickle
-        import struct
-
         assert self.process.stdout is not None
         buffer = bytearray()
         try:
@@ -157,12 +154,7 @@ class _Worker:
                 if not chunk:
                     break
                 buffer += chunk
-                while len(buffer) >= 4:
-                    (size,) = struct.unpack_from(">I", buffer)
-                    if len(buffer) < 4 + size:
-                        break
-                    request_id, ok, value = pickle.loads(bytes(buffer[4:4 + size]))
-                    del buffer[:4 + size]
+                for request_id, ok, value in take_frames(buffer):
                     send = self.waiting.get(request_id)
                     if send is not None:
                         send.send_nowait((ok, value))

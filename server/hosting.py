@@ -91,6 +91,7 @@ class MatchHost:
         # (as the referee's own LocalSeat does) while the match goes on.
         self.pools: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
         self.history: dict[str, int] = {}
+        self.pending: Ask | None = None  # the remote seat's decision the front is asking
         self.run: Generator[dict[str, Any], Any, dict[str, Any]] | None = None
         self.over = False
 
@@ -116,6 +117,8 @@ class MatchHost:
     def message(self, role: str, history_from: int) -> tuple[bytes, int | None]:
         """The pending decision of remote ``role`` again, its history from ``history_from``."""
         ask = self.pending
+        if ask is None or ask.role != role:
+            raise HostError(f"{role} has no pending decision in match {self.match_id}")
         return decision_bytes(self.game, self.driver.state, role, self.match_id, ask, history_from)
 
     def stop(self) -> None:

@@ -39,6 +39,20 @@ def read_frame(stream: BinaryIO) -> Any:
     return pickle.loads(body)
 
 
+def take_frames(buffer: bytearray) -> list[Any]:
+    """The values of the whole frames at the start of ``buffer`` (a non-blocking reader's bytes so
+    far), taken out of it; an incomplete frame stays for the next bytes."""
+    values = []
+    while len(buffer) >= _LENGTH.size:
+        (size,) = _LENGTH.unpack_from(buffer)
+        end = _LENGTH.size + size
+        if len(buffer) < end:
+            break
+        values.append(pickle.loads(bytes(buffer[_LENGTH.size:end])))
+        del buffer[:end]
+    return values
+
+
 def frame(value: Any) -> bytes:
     body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     return _LENGTH.pack(len(body)) + body

@@ -652,7 +652,7 @@ class Referee:
                 answer: tuple = ("ok", index, elapsed_ms, timing)
             else:
                 _, kind, detail, *counted = result
-                seat.faulted(match.id, _Number(ask["number"]), kind, detail)
+                seat.faulted(match.id, ask["number"], kind, detail)
                 answer = ("fault", kind, detail, elapsed_ms, counted[0] if counted else True)
             counts, driver.pending_counts = driver.pending_counts, []
             sent = history()
@@ -681,7 +681,7 @@ class Referee:
                 driver.answer(ask, index, elapsed_ms, timing)
                 return
             _, kind, detail, *counted = result
-            seat.faulted(match.id, ask, kind, detail)
+            seat.faulted(match.id, ask.number, kind, detail)
             if driver.fault(ask, kind, detail, elapsed_ms, counted=counted[0] if counted else True) != RETRIED:
                 seat.asked()
                 return
@@ -713,13 +713,6 @@ class _FrontDriver(MatchDriver):
     def count(self, role: str, kind: str) -> None:
         super().count(role, kind)
         self.pending_counts.append((role, kind))
-
-
-class _Number:
-    """A decision as :meth:`Seat.faulted` reads it (its number) for a hosted match."""
-
-    def __init__(self, number: int) -> None:
-        self.number = number
 
 
 def _take_line(driver: MatchDriver, line: dict[str, Any]) -> None:

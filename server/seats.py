@@ -140,8 +140,8 @@ class Seat(ABC):
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
         """Send ``MatchEnded``."""
 
-    def faulted(self, match_id: str, ask: Any, kind: str, detail: str) -> None:
-        """Tell the bot about its fault (remote seats get an ``Error``)."""
+    def faulted(self, match_id: str, number: int, kind: str, detail: str) -> None:
+        """Tell the bot about its fault at decision ``number`` (remote seats get an ``Error``)."""
 
     def asked(self) -> None:
         """The pending decision is settled (answered, substituted or the match is over)."""
@@ -235,9 +235,9 @@ class RemoteSeat(Seat):
     def asked(self) -> None:
         self.pending = _Waiting()
 
-    def faulted(self, match_id: str, ask: Any, kind: str, detail: str) -> None:
+    def faulted(self, match_id: str, number: int, kind: str, detail: str) -> None:
         if self.session is not None:
-            self.session.error(_ERROR_CODES.get(kind, pb.ERROR_CODE_PROTOCOL), detail, match_id, ask.number)
+            self.session.error(_ERROR_CODES.get(kind, pb.ERROR_CODE_PROTOCOL), detail, match_id, number)
 
     def _message(self, match: Any, ask: Any, history_from: int) -> bytes:
         message, history_to = decision_bytes(match.game, match.driver.state, self.role, match.id, ask, history_from)
