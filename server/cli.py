@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import os
 from pathlib import Path
 
+from .accelerate import AccelerateError
 from .core.game import UNRATED_TERMINATIONS, RulesError
 from .core.record import ReplayError
 from .core.seeds import derive_seed
@@ -657,7 +658,32 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--token", default=None, help="default $STANDOFF_TOKEN")
     bot.add_argument("--matches", type=int, default=0, help="stop after this many matches (0 = never)")
     bot.set_defaults(func=cmd_bot_run)
+
+    acc = sub.add_parser("accelerate", help="compile the engine with Cython (optional: pip install -e '.[accel]'); "
+                                            "records stay byte-identical")
+    what = acc.add_mutually_exclusive_group()
+    what.add_argument("--status", action="store_true", help="list the engine modules: compiled, stale or pure")
+    what.add_argument("--remove", action="store_true", help="delete the compiled modules (back to pure Python)")
+    acc.set_defaults(func=cmd_accelerate)
     return parser
+
+
+def cmd_accelerate(args: argparse.Namespace) -> int:
+    from .accelerate import main as accelerate
+
+    return accelerate(args)
+
+
+def _refuse_stale_engine() -> None:
+    """A compiled engine module older than its source would play the old rules: refuse to run
+    anything until it is rebuilt or removed (``standoff accelerate``). Checked here, at start-up,
+    because the engine itself does no I/O; with no compiled module it costs one folder walk."""
+    from .accelerate import AccelerateError, check_fresh
+
+    try:
+        check_fresh()
+    except AccelerateError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -672,8 +698,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not structlog.is_configured():
         configure_logging(json=False, level="warning")
     try:
+        if args.func is not cmd_accelerate:
+            _refuse_stale_engine()
         return args.func(args)
-    except (UsageError, RulesError, ReplayError, BadChoice) as exc:
+    except (UsageError, RulesError, ReplayError, BadChoice, AccelerateError) as exc:
         print(f"standoff: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `standoff replay x | head`

@@ -1,0 +1,268 @@
+"""The optional compiled engine: ``standoff accelerate`` (docs/architecture.md, "Optional
+compiled engine").
+
+The engine modules listed in :data:`MODULES` are plain Python. With Cython installed
+(``pip install -e '.[accel]'``) they can be compiled, unchanged, into extension modules placed
+next to their ``.py`` files; Python's import system then loads the extension instead of the
+source. Typing hints for the compiler live in *augmenting* ``.pxd`` files beside some modules
+(Cython reads them, Python never does), so the source that runs without the accelerator is the
+very source that was compiled, and records are byte-identical either way (tests/test_accelerate.py).
+
+A compiled module is only right while its sources are the ones it was compiled from: an old
+extension beside edited rules would silently play the old rules. The build therefore records a
+hash of each module's sources in :data:`MANIFEST`, and the command line (never the engine: it
+does no I/O) refuses to start while :func:`stale` names a module (``standoff accelerate`` again
+rebuilds, ``--remove`` goes back to pure Python).
+
+C files and compiler temporaries go to a temporary folder, removed afterwards: the only files the
+build adds to the package are the extension modules and the manifest (both git-ignored).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+#: Modules compiled by ``standoff accelerate``, relative to the ``server`` package. Only those
+#: whose compiled form measurably pays are listed (docs/architecture.md has the figures).
+MODULES = (
+    "core.flow",
+    "core.game",
+    "games.schotten_totten.board",
+    "games.schotten_totten.cards",
+    "games.schotten_totten.formations",
+    "games.schotten_totten.game",
+    "games.schotten_totten.rules",
+    "games.schotten_totten.state",
+    "games.schotten_totten.steps",
+    "games.schotten_totten.tactics",
+    "games.schotten_totten.turn",
+    # Twilight Struggle: the modules where its engine and views spend their time (profiled); the
+    # card texts of the events and the map and card tables gain nothing worth their compile time.
+    "games.twilight_struggle.board",
+    "games.twilight_struggle.common",
+    "games.twilight_struggle.determinize",
+    "games.twilight_struggle.events.primitives",
+    "games.twilight_struggle.events.registry",
+    "games.twilight_struggle.game",
+    "games.twilight_struggle.ops",
+    "games.twilight_struggle.state",
+    "games.twilight_struggle.turn",
+)
+
+#: Written beside the compiled modules: ``{module: {"sources": sha256, "file": extension name}}``.
+MANIFEST = ".accelerated.json"
+
+#: Directives that keep Python's semantics: no change to division, overflow, bounds or negative
+#: indexing (``cdivision``, ``boundscheck``, ``wraparound`` keep their safe defaults).
+#: Annotations are not read as C types (``annotation_typing``): an ``int`` or ``float`` hint
+#: in the source must not change what a function accepts or returns; C types come only from the
+#: ``.pxd`` files, where each is checked against the code.
+DIRECTIVES = {
+    "language_level": 3,
+    "annotation_typing": False,
+    "always_allow_keywords": True,
+}
+
+PACKAGE = __name__.rpartition(".")[0]  # "standoff.server"
+
+
+class AccelerateError(Exception):
+    """A mistake the user can fix: printed as one line."""
+
+
+def package_dir() -> Path:
+    """The ``server`` folder the running ``standoff`` imports."""
+    return Path(__file__).resolve().parent
+
+
+def _py(root: Path, module: str) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def sources(root: Path, module: str) -> list[Path]:
+    """The files a compiled module is made from: its ``.py`` and, if present, its ``.pxd``."""
+    py = _py(root, module)
+    pxd = py.with_suffix(".pxd")
+    return [py, pxd] if pxd.exists() else [py]
+
+
+def source_hash(root: Path, module: str) -> str:
+    digest = hashlib.sha256()
+    for path in sources(root, module):
+        digest.update(path.suffix.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _extension_files(root: Path) -> dict[str, Path]:
+    """Every extension module beside a ``.py`` of the package, by module (relative, dotted)."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    found: dict[str, Path] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(suffixes):
+                suffix = next(s for s in suffixes if name.endswith(s))
+                stem = name[: -len(suffix)]
+                if stem + ".py" in files:
+                    path = Path(folder, name)
+                    found[".".join(path.relative_to(root).with_name(stem).parts)] = path
+    return found
+
+
+def _manifest(root: Path) -> dict:
+    try:
+        return json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        return {}  # unreadable: every compiled module counts as unvouched, hence stale
+
+
+def status(root: Path | None = None) -> list[tuple[str, str]]:
+    """``(module, state)`` for every compilable module and any other extension found: state is
+    ``compiled`` (matches its sources), ``stale`` (its sources changed since, or nothing vouches
+    for it) or ``pure``."""
+    root = root or package_dir()
+    built = _extension_files(root)
+    manifest = _manifest(root)
+    result = []
+    for module in sorted(set(MODULES) | set(built)):
+        path = built.get(module)
+        if path is None:
+            result.append((module, "pure"))
+            continue
+        entry = manifest.get(module) or {}
+        ok = entry.get("file") == path.name and entry.get("sources") == source_hash(root, module)
+        result.append((module, "compiled" if ok else "stale"))
+    return result
+
+
+def stale(root: Path | None = None) -> list[str]:
+    """Compiled modules that no longer match their sources (empty when all is well)."""
+    return [module for module, state in status(root) if state == "stale"]
+
+
+def check_fresh(root: Path | None = None) -> None:
+    """Raise :class:`AccelerateError` (one line) if a compiled module is stale."""
+    old = stale(root)
+    if old:
+        which = (f"module {PACKAGE}.{old[0]} does not match its source" if len(old) == 1 else
+                 f"modules {PACKAGE}.{old[0]} and {len(old) - 1} more do not match their sources")
+        raise AccelerateError(
+            f"the compiled engine {which} (edited since `standoff accelerate` built it, or not built by it): "
+            "run `standoff accelerate` again, or `standoff accelerate --remove`"
+        )
+
+
+def remove(root: Path | None = None) -> list[str]:
+    """Delete every compiled module and the manifest; returns the modules removed."""
+    root = root or package_dir()
+    removed = []
+    for module, path in sorted(_extension_files(root).items()):
+        path.unlink()
+        removed.append(module)
+    (root / MANIFEST).unlink(missing_ok=True)
+    return removed
+
+
+def _compiler() -> list[str]:
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = shlex.split(cc)
+    if not words or shutil.which(words[0]) is None:
+        raise AccelerateError(
+            f"no C compiler found ({words[0] if words else cc!r} is not on PATH): install one "
+            "(e.g. `apt-get install gcc`) or set CC"
+        )
+    return words
+
+
+def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int | None = None,
+          log: Callable[[str], None] = lambda line: None) -> list[str]:
+    """Compile ``modules`` and put them beside their sources; returns the modules built.
+
+    Nothing in the package changes unless every module compiled: the extensions are built in a
+    temporary folder first, then moved in one by one (``os.replace``) with the manifest last.
+    """
+    root = root or package_dir()
+    modules = list(modules)
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        raise AccelerateError(
+            "Cython is not installed: install the accelerator's extra, `pip install -e '.[accel]'` "
+            "(or `pip install 'standoff[accel]'`)"
+        ) from None
+    _compiler()
+    for folder in sorted({_py(root, m).parent for m in modules}):
+        if not os.access(folder, os.W_OK):
+            raise AccelerateError(f"{folder}: not writable, so the compiled modules cannot go beside their "
+                                  "sources (run as the user who installed standoff)")
+    for module in modules:
+        if not _py(root, module).exists():
+            raise AccelerateError(f"{_py(root, module)}: no such module to compile")
+    hashes = {m: source_hash(root, m) for m in modules}
+    from setuptools import Distribution, Extension
+
+    with tempfile.TemporaryDirectory(prefix="standoff-accelerate-") as tmp:
+        extensions = [Extension(f"{PACKAGE}.{m}", [str(_py(root, m))]) for m in modules]
+        log(f"cythonizing {len(modules)} modules")
+        try:
+            compiled = cythonize(extensions, build_dir=str(Path(tmp) / "c"), compiler_directives=DIRECTIVES,
+                                 quiet=True, force=True, nthreads=jobs or os.cpu_count() or 1)
+        except Exception as exc:  # a Cython compile error: its own messages are printed already
+            raise AccelerateError(f"Cython could not compile the engine: {exc}") from None
+        log(f"compiling C with {_compiler()[0]} ({jobs or os.cpu_count()} jobs)")
+        dist = Distribution({"ext_modules": compiled, "script_name": "standoff-accelerate"})
+        command = dist.get_command_obj("build_ext")
+        command.build_lib = str(Path(tmp) / "lib")
+        command.build_temp = str(Path(tmp) / "temp")
+        command.parallel = jobs or os.cpu_count() or 1
+        try:
+            command.ensure_finalized()
+            command.run()
+        except Exception as exc:  # noqa: BLE001 - setuptools' CompileError, LinkError...
+            raise AccelerateError(f"the C compiler failed: {str(exc).strip().splitlines()[-1]}") from None
+        manifest = _manifest(root)
+        for module in modules:
+            built = Path(command.get_ext_fullpath(f"{PACKAGE}.{module}"))
+            target = _py(root, module).with_name(built.name)
+            for other in _extension_files(root).items():  # another ABI tag's file would shadow ours
+                if other[0] == module and other[1] != target:
+                    other[1].unlink()
+            partial = target.with_name(target.name + ".partial")
+            shutil.copyfile(built, partial)
+            os.replace(partial, target)
+            manifest[module] = {"sources": hashes[module], "file": target.name}
+        (root / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    changed = [m for m in modules if source_hash(root, m) != hashes[m]]
+    if changed:  # edited while compiling: the status says stale, the user must build again
+        raise AccelerateError(f"{_py(root, changed[0])} changed while it was compiled: run `standoff accelerate` again")
+    return modules
+
+
+def main(args) -> int:
+    """``standoff accelerate [--status | --remove]``."""
+    root = package_dir()
+    if args.remove:
+        removed = remove(root)
+        print(f"removed {len(removed)} compiled modules: the engine is pure Python" if removed
+              else "no compiled modules: the engine is pure Python")
+        return 0
+    if args.status:
+        for module, state in status(root):
+            print(f"{state:<9} {PACKAGE}.{module}")
+        return 0
+    built = build(MODULES, root, log=lambda line: print(line, file=sys.stderr))
+    print(f"compiled {len(built)} modules in {root}: `standoff accelerate --status` lists them, "
+          "`standoff accelerate --remove` goes back to pure Python")
+    return 0

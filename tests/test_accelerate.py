@@ -1,0 +1,336 @@
+"""``standoff accelerate``: the optional compiled engine (server/accelerate.py).
+
+Both paths are tested: the rest of the suite runs the pure-Python engine (the default install);
+here a copy of the ``server`` package is compiled in a temporary folder (about a minute), made
+importable as ``standoff`` through a ``PYTHONPATH`` shim (as benchmarks/against.py does), and
+checked in subprocesses: the modules are the compiled ones, the behaviour digests equal the
+pinned ones, and seeded match records are byte-identical to the pure engine's. The command's
+mistakes (no Cython, no compiler, a folder it cannot write) and the stale-module check are
+tested too. Nothing is ever compiled inside the source tree.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import standoff.server
+from standoff.server import accelerate, cli
+
+SERVER = Path(standoff.server.__file__).resolve().parent
+REPO = SERVER.parent
+TESTS = Path(__file__).resolve().parent
+
+
+def _compiler_available() -> bool:
+    try:
+        accelerate._compiler()
+    except accelerate.AccelerateError:
+        return False
+    return True
+
+
+needs_build = pytest.mark.skipif(
+    importlib.util.find_spec("Cython") is None or not _compiler_available(),
+    reason="the accelerator needs Cython (the dev extra installs it) and a C compiler",
+)
+
+
+def _copy_server(dest: Path) -> Path:
+    """A copy of the ``server`` package without bytecode or compiled modules."""
+    return Path(shutil.copytree(SERVER, dest, ignore=shutil.ignore_patterns(
+        "__pycache__", "*.so", "*.pyd", accelerate.MANIFEST)))
+
+
+def _shim(folder: Path, server: Path) -> Path:
+    """``folder`` importable as the ``standoff`` package with ``server`` as its server: the other
+    top-level packages are this tree's (they only import the server through ``standoff``)."""
+    package = folder / "standoff"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "server").symlink_to(server, target_is_directory=True)
+    for name, source in (("sdk", "sdk"), ("bots", "bots"), ("tournaments", "tournaments"),
+                         ("v1", "proto/standoff/v1")):
+        (package / name).symlink_to(REPO / source, target_is_directory=True)
+    return folder
+
+
+def _run(shim: Path | None, *argv: str, code: str | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("STANDOFF_DEBUG", None)
+    if shim is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(shim), str(TESTS), env.get("PYTHONPATH")]))
+    else:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "standoff.server.cli", *argv]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=900, cwd=REPO)
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> Path:
+    """A shim folder whose ``standoff.server`` is a compiled copy of this tree's."""
+    base = tmp_path_factory.mktemp("accelerated")
+    shim = _shim(base / "shim", _copy_server(base / "server"))
+    run = _run(shim, "accelerate")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "compiled" in run.stdout
+    return shim
+
+
+# -- the compiled engine behaves exactly as the pure one -----------------------------------------
+
+_WHICH = """
+import importlib, json
+from standoff.server import accelerate
+print(json.dumps({m: importlib.import_module("standoff.server." + m).__file__ for m in accelerate.MODULES}))
+"""
+
+
+@needs_build
+def test_the_engine_modules_are_the_compiled_ones(compiled):
+    run = _run(compiled, code=_WHICH)
+    assert run.returncode == 0, run.stderr
+    files = json.loads(run.stdout)
+    assert set(files) == set(accelerate.MODULES)
+    for module, path in files.items():
+        assert path.endswith(".so") and path.startswith(str(compiled)), (module, path)
+        assert Path(path).resolve().parent == (compiled / "standoff" / "server").resolve().joinpath(
+            *module.split(".")[:-1])
+    status = _run(compiled, "accelerate", "--status")
+    assert status.returncode == 0, status.stderr
+    lines = status.stdout.splitlines()
+    assert len(lines) == len(accelerate.MODULES)
+    assert all(line.startswith("compiled ") for line in lines), status.stdout
+    # The C files and compiler temporaries stayed out of the package.
+    leftovers = [p for p in (compiled / "standoff" / "server").resolve().rglob("*")
+                 if p.suffix in (".c", ".o", ".h", ".partial") or p.name == "build"]
+    assert leftovers == []
+
+
+_DIGESTS = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("digest", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+print(json.dumps(dict(module.digests(5))))
+"""
+
+
+@needs_build
+def test_behaviour_digests_equal_the_pinned_ones(compiled):
+    from schotten_totten.test_behaviour_digest import EXPECTED
+
+    run = _run(compiled, str(TESTS / "schotten_totten" / "behaviour_digest.py"), code=_DIGESTS)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert json.loads(run.stdout) == EXPECTED
+
+
+@needs_build
+def test_the_golden_view_and_rules_tests_pass_on_the_compiled_engine(compiled):
+    """The suite's own checks of both engines, run with the compiled modules: the golden
+    playthroughs, Twilight Struggle's views against their definition at every decision, the Battle
+    Line rules, formations, tactics and views."""
+    run = _run(compiled, "-q", "-p", "no:cacheprovider", "tests/test_golden.py",
+               "tests/twilight_struggle/test_view_caches.py", "tests/twilight_struggle/test_turn.py",
+               "tests/schotten_totten", code="import sys, pytest; sys.exit(pytest.main(sys.argv[1:]))")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and "skipped" not in run.stdout
+
+
+_RECORDS = """
+import sys
+from standoff.server.games import get_game
+from standoff.server.local import bot_seed, play_match
+from standoff.server.plugins import load_registry
+from standoff.server.records import RecordWriter
+
+out = sys.argv[1]
+registry = load_registry()
+ST, TS = "schotten-totten", "twilight-struggle"
+matches = [(ST, "battle_line", {}, ("probability", "greedy"), 11), (ST, "battle_line", {}, ("random", "random"), 12),
+           (ST, "classic", {}, ("greedy", "random"), 13), (ST, "battle_line", {"claim_timing": "end_of_turn"},
+           ("greedy", "probability"), 14), (ST, "three_player", {}, ("random", "greedy", "random"), 15),
+           (TS, None, {"end_turn": "4"}, ("ts-heuristic", "random"), 5), (TS, None, {}, ("random", "ts-heuristic"), 6),
+           (TS, None, {"end_turn": "3"}, ("ts-heuristic", "ts-heuristic"), 7)]
+for i, (name, ruleset, options, names, seed) in enumerate(matches):
+    game = get_game(name)
+    rules = game.rules(ruleset, options)
+    bots = {role: registry.make_bot(name, bot_seed(seed, role), game.name) for role, name in zip(rules.roles, names)}
+    writer = RecordWriter(f"{out}/{i}.jsonl")
+    try:
+        play_match(game, rules, bots, seed, bot_names=dict(zip(rules.roles, names)), on_line=writer.write,
+                   timing=False)
+    finally:
+        writer.close()
+"""
+
+
+@needs_build
+def test_seeded_match_records_are_byte_identical(compiled, tmp_path):
+    pure, fast = tmp_path / "pure", tmp_path / "compiled"
+    pure.mkdir()
+    fast.mkdir()
+    for shim, out in ((None, pure), (compiled, fast)):
+        run = _run(shim, str(out), code=_RECORDS)
+        assert run.returncode == 0, run.stderr[-3000:]
+    names = sorted(p.name for p in pure.iterdir())
+    assert len(names) == 8
+    assert names == sorted(p.name for p in fast.iterdir())
+    for name in names:
+        assert (fast / name).read_bytes() == (pure / name).read_bytes(), name
+
+
+# -- stale modules: the command line refuses to run them -----------------------------------------
+
+
+@pytest.fixture
+def compiled_copy(compiled, tmp_path) -> tuple[Path, Path]:
+    """A private copy of the compiled tree (its sources may be edited): (shim, server)."""
+    server = Path(shutil.copytree((compiled / "standoff" / "server").resolve(), tmp_path / "server",
+                                  symlinks=True))
+    return _shim(tmp_path / "shim", server), server
+
+
+def _play(shim: Path) -> subprocess.CompletedProcess:
+    return _run(shim, "play", "schotten-totten", "--bot", "random", "--bot", "random", "--seed", "3")
+
+
+@needs_build
+def test_a_compiled_module_older_than_its_source_stops_every_command(compiled_copy):
+    shim, server = compiled_copy
+    assert _play(shim).returncode == 0
+    source = server / "games" / "schotten_totten" / "tactics.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    for argv in (("play", "schotten-totten", "--bot", "random", "--bot", "random"),
+                 ("serve", "--address", "127.0.0.1:0"), ("tournament", "nothing.toml"),
+                 ("match", "--game", "schotten-totten")):
+        run = _run(shim, *argv)
+        assert run.returncode == 2, (argv, run.stdout, run.stderr)
+        assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+        assert "games.schotten_totten.tactics does not match its source" in run.stderr
+        assert "`standoff accelerate` again" in run.stderr and "--remove" in run.stderr
+    status = _run(shim, "accelerate", "--status")  # the accelerator itself still runs
+    assert status.returncode == 0
+    assert "stale     standoff.server.games.schotten_totten.tactics" in status.stdout
+    assert status.stdout.count("compiled ") == len(accelerate.MODULES) - 1
+    removed = _run(shim, "accelerate", "--remove")
+    assert removed.returncode == 0 and f"removed {len(accelerate.MODULES)}" in removed.stdout
+    assert not list(server.rglob("*.so")) and not (server / accelerate.MANIFEST).exists()
+    assert _play(shim).returncode == 0
+    status = _run(shim, "accelerate", "--status")
+    assert all(line.startswith("pure ") for line in status.stdout.splitlines())
+
+
+@needs_build
+def test_an_edited_pxd_or_a_lost_manifest_makes_modules_stale(compiled_copy):
+    shim, server = compiled_copy
+    pxd = server / "games" / "schotten_totten" / "formations.pxd"
+    pxd.write_text(pxd.read_text() + "\n# edited\n")
+    assert accelerate.stale(server) == ["games.schotten_totten.formations"]
+    (server / accelerate.MANIFEST).unlink()
+    assert accelerate.stale(server) == sorted(accelerate.MODULES)
+    run = _play(shim)
+    assert run.returncode == 2 and f"and {len(accelerate.MODULES) - 1} more do not match" in run.stderr
+
+
+def test_an_extension_module_nobody_built_counts_as_stale(tmp_path):
+    server = _copy_server(tmp_path / "server")
+    (server / "core" / f"game{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF")
+    assert accelerate.stale(server) == ["core.game"]
+    with pytest.raises(accelerate.AccelerateError, match="core.game does not match its source"):
+        accelerate.check_fresh(server)
+
+
+def test_the_pure_tree_is_fresh():
+    """This checkout, as the suite runs it, has no compiled module (the default install)."""
+    assert accelerate.stale() == []
+    assert all(state == "pure" for _, state in accelerate.status())
+
+
+# -- the command's mistakes: one line each, nothing written ---------------------------------------
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch) -> Path:
+    """``standoff accelerate`` pointed at a copy of the server package (never this tree)."""
+    server = _copy_server(tmp_path / "server")
+    monkeypatch.setattr(accelerate, "package_dir", lambda: server)
+    return server
+
+
+def _accelerate(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["accelerate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _nothing_built(server: Path) -> bool:
+    return not list(server.rglob("*.so")) and not (server / accelerate.MANIFEST).exists()
+
+
+def test_without_cython_it_names_the_extra(scratch, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "Cython", None)
+    monkeypatch.setitem(sys.modules, "Cython.Build", None)
+    code, out, err = _accelerate(capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "Cython is not installed" in err and "pip install -e '.[accel]'" in err
+    assert _nothing_built(scratch)
+
+
+@needs_build
+def test_without_a_c_compiler_it_says_so(scratch, monkeypatch, capsys):
+    monkeypatch.setenv("CC", "no-such-c-compiler-here")
+    code, out, err = _accelerate(capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "no C compiler found" in err and "no-such-c-compiler-here" in err
+    assert _nothing_built(scratch)
+
+
+@needs_build
+def test_an_unwritable_package_folder_is_named(scratch, monkeypatch, capsys):
+    folder = scratch / "games" / "schotten_totten"
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        if os.geteuid() == 0:  # root writes anywhere: answer as the OS answers any other user
+            real = os.access
+            monkeypatch.setattr(accelerate.os, "access",
+                                lambda path, mode: False if Path(path) == folder else real(path, mode))
+        code, out, err = _accelerate(capsys)
+    finally:
+        folder.chmod(stat.S_IRWXU)
+    assert code == 2 and err.count("\n") == 1
+    assert f"{folder}: not writable" in err
+    assert _nothing_built(scratch)
+
+
+def test_status_and_remove_on_a_pure_tree(scratch, capsys):
+    code, out, err = _accelerate(capsys, "--status")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [f"pure      standoff.server.{m}" for m in sorted(accelerate.MODULES)]
+    code, out, err = _accelerate(capsys, "--remove")
+    assert code == 0 and "no compiled modules" in out
+    with pytest.raises(SystemExit) as exit:  # argparse: not both
+        _accelerate(capsys, "--status", "--remove")
+    assert exit.value.code == 2
+
+
+def test_the_engine_modules_exist_and_the_engine_does_no_accelerator_check():
+    """Every listed module is a real source file; the freshness check lives in the command line
+    only (the engine packages do no I/O)."""
+    for module in accelerate.MODULES:
+        assert accelerate.sources(SERVER, module)[0].is_file()
+    for folder in (SERVER / "core", SERVER / "games"):
+        for path in folder.rglob("*.py"):
+            assert "accelerate" not in path.read_text(encoding="utf-8"), path
