@@ -58,6 +58,8 @@ class Ctx:
 
     #: weight of a region's scoring (presence / domination / control) in the evaluation
     REGION_WEIGHT = 0.45
+    #: weight of a region's scoring while we hold its scoring card (it will be scored this turn)
+    HELD_WEIGHT = 1.0
     #: weight of controlling a country that is not a battleground (a battleground: 1)
     PLAIN_WEIGHT = 0.3
     #: :attr:`urgency` by our action rounds left (1, 2, ...; the last entry for more)
@@ -181,7 +183,7 @@ class Ctx:
             if turn >= 10:
                 w = 1.0
             if r in held_regions:
-                w = max(w, 1.0)
+                w = max(w, self.HELD_WEIGHT)
             wr.append(w)
         rmul = [1.15, 1.0, 1.05, 0.85, 0.85, 0.85]
         if turn <= 3:

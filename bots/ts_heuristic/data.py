@@ -71,6 +71,9 @@ SCORING_CARDS = frozenset(c.number for c in CD.CARDS if c.scoring)
 #: Scoring (#38) scores a sub-region and is handled apart (SEA_SCORE)
 SCORING_REGION = {c.number: RIDX[c.name.removesuffix(" Scoring")] for c in CD.CARDS
                   if c.scoring and c.name.removesuffix(" Scoring") in RIDX}
+#: the countries each scoring card scores (Southeast Asia Scoring: its sub-region)
+SCORING_COUNTRIES = {**{card: frozenset(REGION_COUNTRIES[r]) for card, r in SCORING_REGION.items()},
+                     **{c.number: SEA_SET for c in CD.CARDS if c.scoring and c.number not in SCORING_REGION}}
 #: the regions whose scoring card is a Mid War card (not in the deck before turn 4)
 MID_REGIONS = tuple(sorted({r for card, r in SCORING_REGION.items() if CARD[card].period == CD.MID}))
 

@@ -472,10 +472,15 @@ class Valuation:
         return first, after
 
     def danger_cards(self, x: Ctx) -> list[int]:
-        """Opponent's cards in hand whose event could lower DEFCON during our round."""
+        """Opponent's cards in hand whose event could lower DEFCON during our round, and the trap
+        we never fire on ourselves (Quagmire / Bear Trap): each can only be kept past the turn or
+        sent to the space race, so they share the same slots (a mirror game was lost by DEFCON 1
+        when the US kept Quagmire and had to play "We Will Bury You" at DEFCON 2)."""
         key = "danger"
         if key not in x._cache:
-            x._cache[key] = [c for c in x.hand if OWNER.get(c) == x.opp and self.event_drop(x, c, 1, 2) >= 1]
+            trap = TRAP_ON[x.me]
+            x._cache[key] = [c for c in x.hand if OWNER.get(c) == x.opp and (
+                self.event_drop(x, c, 1, 2) >= 1 or (c == trap and x.playable(c, 1)))]
         return x._cache[key]
 
     def space_for_danger(self, x: Ctx) -> bool:

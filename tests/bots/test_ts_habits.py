@@ -3,12 +3,14 @@
 bot now chooses right. Each position is asked through wire-decoded views, like a remote bot.
 
 1. an opponent's event fired while the turn's space attempt could take the card;
-2. the victim of Quagmire / Bear Trap playing it on itself (for Operations or as its headline);
+2. the victim of Quagmire / Bear Trap playing it on itself (for Operations or as its headline),
+   and the trap kept in hand leaving no room for a DEFCON card;
 3. an influence arms race: Operations spent where the opponent already holds its stability;
 4. a non-battleground coup once military operations are met; a battleground coup bringing
    DEFCON to 2 on ourselves;
 5. lasting effects and the end game: Nixon giving the China Card's final-scoring VP on turn 10;
-   a scoring card that scores for us held instead of played.
+   a scoring card that scores for us held instead of played; one whose region none of our cards
+   can improve held instead of played.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from standoff.bots.ts_heuristic import TSHeuristicBot
+from standoff.bots.ts_heuristic import Ctx, TSHeuristicBot, read_view
 from standoff.server.games.twilight_struggle import map_data as M
 from standoff.server.games.twilight_struggle.state import USSR
 from standoff.server.wire import encode_view
-from tests.kits.ts_positions import GAME, influence, play, position
+from tests.kits.ts_positions import GAME, card, influence, play, position
 
 FROZEN = Path(__file__).resolve().parent.parent / "plugins" / "ts_heuristic_v1"
 
@@ -109,6 +111,26 @@ def test_the_ussr_never_headlines_bear_trap():
     old, new = old_and_new(make)
     assert old == "card:bear_trap"
     assert new == "card:containment"
+
+
+def test_the_trap_kept_in_hand_shares_the_slots_of_the_defcon_droppers():
+    """Turn 5, action round 6 of 7, DEFCON 2: the US holds Quagmire, "We Will Bury You" (its event
+    lowers DEFCON: fired on the US's round at DEFCON 2 it loses the game) and Che, with two rounds
+    to play. Quagmire is never fired on the US itself, so like "We Will Bury You" it can only be
+    kept or sent to space: one card can be kept, so the turn's space attempt belongs to one of
+    those two (not to Che). Counting only the DEFCON card, the bot had spent the attempt on Che
+    and was then forced to fire "We Will Bury You" at DEFCON 2 (a mirror game lost that way)."""
+    state = position(hands={"us": ["quagmire", "we_will_bury_you", "che"], "ussr": ["nasser", "comecon"]},
+                     phasing="us", turn=5, defcon=2, end_turn=10, rounds=3)
+    state.ar = 6
+    bot = TSHeuristicBot(0)
+    d = GAME.decision(state)
+    x = Ctx(bot, read_view(encode_view(GAME.name, GAME.view(state, d.role)).twilight_struggle), d)
+    assert sorted(bot.danger_cards(x)) == sorted(card(c) for c in ("quagmire", "we_will_bury_you"))
+    assert bot.space_for_danger(x)
+    che = dict((k, v) for v, k in bot.card_uses(x, card("che")))
+    wwby = dict((k, v) for v, k in bot.card_uses(x, card("we_will_bury_you")))
+    assert wwby["use:space"] > che["use:space"] + 2.0
 
 
 # -- 3. no influence arms race --------------------------------------------------------------------------
@@ -235,6 +257,38 @@ def test_a_scoring_card_that_scores_for_us_is_played_at_once():
     old, new = old_and_new(make)
     assert old == "card:containment"
     assert new == "card:middle_east_scoring"
+
+
+def _middle_east(israel: tuple[int, int], defcon: int = 2):
+    # Turn 4, the US holds Middle East Scoring with 5 action rounds to come. The USSR controls
+    # Iran, Iraq and Syria (domination: 5 VP and 2 battlegrounds, the US has nothing there),
+    # Israel as given. At DEFCON 2 no coup or realignment is allowed in the Middle East.
+    def make():
+        return position(hands={"us": ["middle_east_scoring", "containment", "decolonization", "nasser", "defectors"],
+                               "ussr": ["comecon"]}, phasing="us", turn=4, defcon=defcon, end_turn=10, rounds=5,
+                        influence={"israel": israel, "iran": (0, 2), "iraq": (0, 3), "syria": (0, 2)})
+
+    return make
+
+
+def test_a_scoring_card_whose_region_cannot_improve_is_played_now():
+    """The Middle East scores −7 for the US, and none of its cards can change that: no US marker
+    in or next to the region (Israel empty), so no influence can go there, and DEFCON 2 rules out
+    coups and realignments there. Held, the card costs the same action round later, while only
+    the USSR's rounds move the region: it can only get worse. The old heuristic held it (it plays
+    a scoring card early only when it scores for us) and played Containment: the card is then
+    held to the end of the turn without the region improving (issue 25 habit 5)."""
+    old, new = old_and_new(_middle_east((0, 0)))
+    assert old == "card:containment"
+    assert new == "card:middle_east_scoring"
+
+
+@pytest.mark.parametrize(("israel", "defcon"), [((1, 0), 2), ((0, 0), 3)])
+def test_a_scoring_card_is_still_held_while_its_region_can_improve(israel, defcon):
+    """With a US marker in Israel (influence can reach the region), or at DEFCON 3 (coups in the
+    Middle East allowed), the US can still improve the region: the card is held and Containment
+    played (holding a card that scores badly pays while our rounds can raise its score)."""
+    assert ask(TSHeuristicBot(0), _middle_east(israel, defcon)()) == ("action_round", "card:containment")
 
 
 def test_nixon_does_not_give_away_the_china_card_on_the_last_turn():
