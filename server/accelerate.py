@@ -197,6 +197,7 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
     modules = list(modules)
     try:
         from Cython.Build import cythonize
+        from setuptools import Distribution, Extension
     except ImportError:
         raise AccelerateError(
             "Cython is not installed: install the accelerator's extra, `pip install -e '.[accel]'` "
@@ -211,8 +212,6 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
         if not _py(root, module).exists():
             raise AccelerateError(f"{_py(root, module)}: no such module to compile")
     hashes = {m: source_hash(root, m) for m in modules}
-    from setuptools import Distribution, Extension
-
     with tempfile.TemporaryDirectory(prefix="standoff-accelerate-") as tmp:
         extensions = [Extension(f"{PACKAGE}.{m}", [str(_py(root, m))]) for m in modules]
         log(f"cythonizing {len(modules)} modules")
@@ -233,12 +232,12 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
         except Exception as exc:  # noqa: BLE001 - setuptools' CompileError, LinkError...
             raise AccelerateError(f"the C compiler failed: {str(exc).strip().splitlines()[-1]}") from None
         manifest = _manifest(root)
+        present = _extension_files(root)
         for module in modules:
             built = Path(command.get_ext_fullpath(f"{PACKAGE}.{module}"))
             target = _py(root, module).with_name(built.name)
-            for other in _extension_files(root).items():  # another ABI tag's file would shadow ours
-                if other[0] == module and other[1] != target:
-                    other[1].unlink()
+            if module in present and present[module] != target:  # another ABI tag's file would shadow ours
+                present[module].unlink()
             partial = target.with_name(target.name + ".partial")
             shutil.copyfile(built, partial)
             os.replace(partial, target)

@@ -677,13 +677,11 @@ def cmd_accelerate(args: argparse.Namespace) -> int:
 def _refuse_stale_engine() -> None:
     """A compiled engine module older than its source would play the old rules: refuse to run
     anything until it is rebuilt or removed (``standoff accelerate``). Checked here, at start-up,
-    because the engine itself does no I/O; with no compiled module it costs one folder walk."""
-    from .accelerate import AccelerateError, check_fresh
+    because the engine itself does no I/O; with no compiled module it costs one folder walk.
+    Raises :class:`AccelerateError` (one line, exit status 2)."""
+    from .accelerate import check_fresh
 
-    try:
-        check_fresh()
-    except AccelerateError as exc:
-        raise UsageError(str(exc)) from None
+    check_fresh()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

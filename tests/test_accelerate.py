@@ -65,7 +65,7 @@ def _shim(folder: Path, server: Path) -> Path:
     return folder
 
 
-def _run(shim: Path | None, *argv: str, code: str | None = None) -> subprocess.CompletedProcess:
+def _run(shim: Path | None, *argv: str, code: str | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("STANDOFF_DEBUG", None)
     if shim is not None:
@@ -74,7 +74,7 @@ def _run(shim: Path | None, *argv: str, code: str | None = None) -> subprocess.C
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "standoff.server.cli", *argv]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=900, cwd=REPO)
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
 @pytest.fixture(scope="module")
@@ -215,7 +215,7 @@ def test_a_compiled_module_older_than_its_source_stops_every_command(compiled_co
     for argv in (("play", "schotten-totten", "--bot", "random", "--bot", "random"),
                  ("serve", "--address", "127.0.0.1:0"), ("tournament", "nothing.toml"),
                  ("match", "--game", "schotten-totten")):
-        run = _run(shim, *argv)
+        run = _run(shim, *argv, timeout=120)  # a server that started would never return
         assert run.returncode == 2, (argv, run.stdout, run.stderr)
         assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
         assert "games.schotten_totten.tactics does not match its source" in run.stderr
