@@ -12,7 +12,8 @@ A compiled module is only right while its sources are the ones it was compiled f
 extension beside edited rules would silently play the old rules. The build therefore records a
 hash of each module's sources in :data:`MANIFEST`, and the command line (never the engine: it
 does no I/O) refuses to start while :func:`stale` names a module (``standoff accelerate`` again
-rebuilds, ``--remove`` goes back to pure Python).
+rebuilds, ``--remove`` goes back to pure Python); so do the test suite (tests/conftest.py) and
+the Ray executor's start-up check on every node (``ray_executor.check_node``).
 
 C files and compiler temporaries go to a temporary folder, removed afterwards: the only files the
 build adds to the package are the extension modules and the manifest (both git-ignored).

@@ -7,6 +7,17 @@ import io
 import pytest
 
 
+def pytest_sessionstart(session):
+    """A compiled engine module older than its source (``standoff accelerate``, then an edit)
+    would be tested instead of the source: stop at once, as the command line does."""
+    from standoff.server.accelerate import AccelerateError, check_fresh
+
+    try:
+        check_fresh()
+    except AccelerateError as exc:
+        pytest.exit(f"standoff: error: {exc}", returncode=2)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _quiet_logs():
     """Server logs go to a buffer during tests (warnings and up), not to the terminal."""

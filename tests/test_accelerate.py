@@ -252,6 +252,23 @@ def test_an_extension_module_nobody_built_counts_as_stale(tmp_path):
         accelerate.check_fresh(server)
 
 
+def test_the_test_suite_refuses_a_stale_compiled_engine(tmp_path):
+    """pytest would test the old compiled module instead of the edited source: the suite stops
+    before collecting anything, with the command line's one line (tests/conftest.py)."""
+    server = _copy_server(tmp_path / "server")
+    (server / "core" / f"flow{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF")
+    shim = _shim(tmp_path / "shim", server)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(shim), os.environ.get("PYTHONPATH")])),
+               PYTHONDONTWRITEBYTECODE="1")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          f"{TESTS / 'test_accelerate.py'}::test_the_pure_tree_is_fresh"],
+                         env=env, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "standoff: error: the compiled engine module standoff.server.core.flow does not match its source" in (
+        run.stdout + run.stderr)
+    assert "passed" not in run.stdout
+
+
 def test_the_pure_tree_is_fresh():
     """This checkout, as the suite runs it, has no compiled module (the default install)."""
     assert accelerate.stale() == []

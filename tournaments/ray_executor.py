@@ -155,12 +155,32 @@ def _this_node() -> str:
 def check_node(plugins: str, driver_paths: list[str], entrants: list[str]) -> dict[str, Any]:
     """The start-up check, run once on each node: which ``entrants`` this node cannot load
     (with the plugin problems that explain it) and its standoff version."""
+    from ..server.accelerate import stale
     from ..server.local import code_version
 
     registry = _registry(plugins, driver_paths)
     missing = [name for name in entrants if name not in registry.bots or not registry.bots[name].trusted]
     return {"node": _this_node(), "missing": missing, "problems": list(registry.problems),
-            "version": code_version()}
+            "version": code_version(), "stale": stale()}
+
+
+def node_faults(answers: list[dict[str, Any]], version: str) -> list[str]:
+    """What keeps each node from playing, one clause per node, from the start-up check's answers
+    (:func:`check_node`) and the coordinator's ``version``."""
+    faults = []
+    for answer in answers:
+        if "error" in answer:
+            faults.append(f'node {answer["node"]} cannot run standoff tasks: {answer["error"]}')
+        elif answer["missing"]:
+            why = "; ".join(answer["problems"]) or "no plugin there declares them (trusted)"
+            faults.append(f'node {answer["node"]} cannot load {", ".join(answer["missing"])}: {why}')
+        elif answer["version"] != version:
+            faults.append(f'node {answer["node"]} runs {answer["version"]}, the coordinator {version}')
+        elif answer.get("stale"):
+            # A compiled engine module older than its source would play old rules on that node.
+            faults.append(f'node {answer["node"]} has a stale compiled engine ({", ".join(answer["stale"])}: '
+                          "run `standoff accelerate` again there, or `standoff accelerate --remove`)")
+    return faults
 
 
 _remote_play: Any = None
@@ -433,17 +453,7 @@ class RayExecutor:
                            f"{CHECK_TIMEOUT_S:g} s (`ray status` shows them)")
         from ..server.local import code_version
 
-        mine = code_version()
-        # Each node that cannot play, one clause each, in one line.
-        faults = []
-        for answer in answers:
-            if "error" in answer:
-                faults.append(f'node {answer["node"]} cannot run standoff tasks: {answer["error"]}')
-            elif answer["missing"]:
-                why = "; ".join(answer["problems"]) or "no plugin there declares them (trusted)"
-                faults.append(f'node {answer["node"]} cannot load {", ".join(answer["missing"])}: {why}')
-            elif answer["version"] != mine:
-                faults.append(f'node {answer["node"]} runs {answer["version"]}, the coordinator {mine}')
+        faults = node_faults(answers, code_version())
         if faults:
             raise RunError(f'executor = "ray": {"; ".join(faults)} (every node needs the same standoff and '
                            "the plugin bots installed; the coordinator's working directory is not shipped)")

@@ -383,3 +383,27 @@ def test_ray_address_local_starts_and_stops_a_cluster_of_its_own(tmp_path, clust
     assert done.returncode == 0, done.stderr
     assert "Ray tasks on a local Ray cluster (127.0.0.1): 1 CPUs" in done.stderr
     assert files(tmp_path / "own" / "runs" / "own") == files(reference.run_dir)
+
+
+# -- the start-up check's verdicts (no cluster needed) ---------------------------------------------
+
+
+def test_a_node_with_a_stale_compiled_engine_is_named(monkeypatch):
+    """A node whose compiled engine no longer matches its sources (``standoff accelerate``, then
+    an update) would play old rules: the start-up check names it, as it names a node that cannot
+    load a bot or runs another version; a healthy node adds nothing."""
+    from standoff.server import accelerate
+    from standoff.tournaments import ray_executor
+
+    monkeypatch.setattr(accelerate, "stale", lambda root=None: ["games.schotten_totten.turn"])
+    monkeypatch.setattr(ray_executor, "_this_node", lambda: "10.0.0.1 (aaaaaaaa)")
+    answer = ray_executor.check_node("", [], ["random"])
+    assert answer["stale"] == ["games.schotten_totten.turn"]
+    healthy = dict(answer, node="10.0.0.2 (bbbbbbbb)", stale=[])
+    faults = ray_executor.node_faults([answer, healthy], answer["version"])
+    assert len(faults) == 1
+    assert faults[0].startswith("node 10.0.0.1 (aaaaaaaa) has a stale compiled engine (games.schotten_totten.turn")
+    assert "standoff accelerate" in faults[0]
+    assert ray_executor.node_faults([healthy], answer["version"]) == []
+    other = ray_executor.node_faults([healthy], "standoff 0.0-other")
+    assert other == [f"node 10.0.0.2 (bbbbbbbb) runs {answer['version']}, the coordinator standoff 0.0-other"]
