@@ -1,5 +1,5 @@
-"""The optional compiled engine: ``standoff accelerate`` (docs/architecture.md, "Optional
-compiled engine").
+"""The optional compiled engine: ``standoff accelerate`` (README.md, "Optional compiled
+engine").
 
 The engine modules listed in :data:`MODULES` are plain Python. With Cython installed
 (``pip install -e '.[accel]'``) they can be compiled, unchanged, into extension modules placed
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 #: Modules compiled by ``standoff accelerate``, relative to the ``server`` package. Only those
-#: whose compiled form measurably pays are listed (docs/architecture.md has the figures).
+#: whose compiled form measurably pays are listed (README.md has the figures).
 MODULES = (
     "core.flow",
     "core.game",
@@ -204,7 +204,7 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
             "Cython is not installed: install the accelerator's extra, `pip install -e '.[accel]'` "
             "(or `pip install 'standoff[accel]'`)"
         ) from None
-    _compiler()
+    compiler = _compiler()[0]
     for folder in sorted({_py(root, m).parent for m in modules}):
         if not os.access(folder, os.W_OK):
             raise AccelerateError(f"{folder}: not writable, so the compiled modules cannot go beside their "
@@ -221,7 +221,7 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
                                  quiet=True, force=True, nthreads=jobs or os.cpu_count() or 1)
         except Exception as exc:  # a Cython compile error: its own messages are printed already
             raise AccelerateError(f"Cython could not compile the engine: {exc}") from None
-        log(f"compiling C with {_compiler()[0]} ({jobs or os.cpu_count()} jobs)")
+        log(f"compiling C with {compiler} ({jobs or os.cpu_count()} jobs)")
         dist = Distribution({"ext_modules": compiled, "script_name": "standoff-accelerate"})
         command = dist.get_command_obj("build_ext")
         command.build_lib = str(Path(tmp) / "lib")

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 import os
 from pathlib import Path
 
-from .accelerate import AccelerateError
+from .accelerate import AccelerateError, check_fresh
+from .accelerate import main as cmd_accelerate
 from .core.game import UNRATED_TERMINATIONS, RulesError
 from .core.record import ReplayError
 from .core.seeds import derive_seed
@@ -668,22 +669,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def cmd_accelerate(args: argparse.Namespace) -> int:
-    from .accelerate import main as accelerate
-
-    return accelerate(args)
-
-
-def _refuse_stale_engine() -> None:
-    """A compiled engine module older than its source would play the old rules: refuse to run
-    anything until it is rebuilt or removed (``standoff accelerate``). Checked here, at start-up,
-    because the engine itself does no I/O; with no compiled module it costs one folder walk.
-    Raises :class:`AccelerateError` (one line, exit status 2)."""
-    from .accelerate import check_fresh
-
-    check_fresh()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     from .logs import configure_logging
 
@@ -697,7 +682,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_logging(json=False, level="warning")
     try:
         if args.func is not cmd_accelerate:
-            _refuse_stale_engine()
+            # A compiled engine module older than its source would play the old rules: nothing
+            # runs until it is rebuilt or removed. Checked here because the engine does no I/O;
+            # with no compiled module it costs one folder walk. AccelerateError: one line, exit 2.
+            check_fresh()
         return args.func(args)
     except (UsageError, RulesError, ReplayError, BadChoice, AccelerateError) as exc:
         print(f"standoff: error: {exc}", file=sys.stderr)
