@@ -96,6 +96,23 @@ class Nodes:
         return {**env, "RAY_ADDRESS": self.address, **extra}
 
 
+def _start_cluster(cluster_class):
+    """A head and two worker nodes, one CPU each: ``(cluster, workers)``. Ray waits a fixed 30 s
+    for a new raylet to register; on a loaded 2-core CI machine that start-up (not standoff) has
+    timed out once, so a cluster that did not come up is shut down and started once more."""
+    for attempt in (1, 2):
+        cluster = cluster_class()
+        try:
+            cluster.add_node(num_cpus=1, include_dashboard=False)  # the first node is the head
+            workers = [cluster.add_node(num_cpus=1) for _ in range(2)]
+            cluster.wait_for_nodes(timeout=120)
+            return cluster, workers
+        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this
+            cluster.shutdown()
+            if attempt == 2 or "timed out during startup" not in str(exc):
+                raise
+
+
 @pytest.fixture(scope="module")
 def nodes(tmp_path_factory):
     """A head and two worker nodes (one CPU each) on loopback, the driver (this process)
@@ -109,10 +126,8 @@ def nodes(tmp_path_factory):
     saved = {key: os.environ.get(key) for key in ("PYTHONPATH", MARKERS_ENV)}
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")]))
     os.environ[MARKERS_ENV] = str(markers)
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    cluster, workers = _start_cluster(Cluster)
     try:
-        workers = [cluster.add_node(num_cpus=1) for _ in range(2)]
-        cluster.wait_for_nodes(timeout=120)
         ray.init(address=cluster.address)
         yield Nodes(cluster, workers, markers)
     finally:
