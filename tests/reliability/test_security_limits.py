@@ -147,7 +147,11 @@ def test_the_sdk_stops_on_resource_exhausted_without_retrying(tmp_path, caplog):
     srv = LimitedServer(tmp_path, limits=Limits(max_sessions_per_bot=1)).start()
     try:
         token = srv.tokens.add("alice")
-        holder = RawClient(srv.address, token, hello=False)  # alice's one allowed stream
+        # alice's one allowed stream, surely counted before run() opens its own: the stream is
+        # opened lazily, and on a loaded machine run() could otherwise take the slot first and
+        # wait forever for a match (a CI run hung here until its 90-minute limit).
+        holder = RawClient(srv.address, token)
+        assert holder.next("welcome") is not None
         with caplog.at_level("WARNING", logger="standoff.sdk"), pytest.raises(SessionError) as refused:
             run(RandomBot(1), srv.address, token, matches=1)
         assert refused.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
