@@ -5,7 +5,8 @@ the same games played by git revision REV's bots too.
         [--game schotten-totten] [--ruleset battle_line] [--option k=v ...] [--seed S] [--jobs J]
         [--against REV [--rounds R]]
 
-A bot is named as in ``standoff bots``, optionally with constructor arguments:
+A bot is named as in ``standoff bots`` (built-ins, installed plugins and the modules named in
+``$STANDOFF_PLUGINS``), optionally with constructor arguments:
 ``ismcts:iterations=200`` or ``ismcts:seconds=1.0``. For every pairing ``A,B`` it plays ``N``
 games through :func:`standoff.server.local.play_match` (bots get views decoded from wire bytes,
 chance drawn from the match seed). Games come in pairs on the same match seed (``seed + i // 2``:
@@ -44,7 +45,7 @@ from contextlib import nullcontext
 from typing import Any
 
 import against
-from standoff.bots import BUILTIN_BOTS
+from standoff.server.plugins import load_registry
 from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
@@ -52,11 +53,22 @@ from standoff.server.logs import configure_logging
 from standoff.tournaments.ratings import pentanomial, pentanomial_elo, trinomial_elo
 
 
+def _known_bots() -> dict[str, Any]:
+    """Bot name -> its spec: the built-ins first, then installed plugins and those named in
+    ``$STANDOFF_PLUGINS`` (so a frozen copy of a bot, loaded as a plugin, can be measured against
+    the built-in on the same deals: the match seeds here never depend on the bots' names)."""
+    registry = load_registry()
+    return dict(registry.bots)
+
+
+BOTS = _known_bots()
+
+
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     """``name`` or ``name:key=value,key=value`` (values: int, float or string)."""
     name, _, rest = spec.partition(":")
-    if name not in BUILTIN_BOTS:
-        raise SystemExit(f"unknown bot {name!r} (known: {', '.join(BUILTIN_BOTS)})")
+    if name not in BOTS:
+        raise SystemExit(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
     kwargs: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
         key, sep, value = item.partition("=")
@@ -79,7 +91,7 @@ def split_pair(pair: str) -> tuple[str, str] | None:
     at = pair.find(",")
     while at >= 0:
         right = pair[at + 1:]
-        if right.partition(":")[0] in BUILTIN_BOTS:
+        if right.partition(":")[0] in BOTS:
             return pair[:at], right
         at = pair.find(",", at + 1)
     return None
@@ -87,7 +99,7 @@ def split_pair(pair: str) -> tuple[str, str] | None:
 
 def make_bot(spec: str, seed: int):
     name, kwargs = parse_bot(spec)
-    return BUILTIN_BOTS[name](seed, **kwargs)
+    return BOTS[name].factory(seed, **kwargs)
 
 
 def play_one(job: tuple) -> tuple:
@@ -336,10 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     for pair in args.pair or (["greedy,random"] if args.game == "schotten-totten" else ["ts-heuristic,random"]):
         split = split_pair(pair)
         if split is None:
-            parser.error(f"--pair {pair!r}: expected A,B (B a bot's name: {', '.join(BUILTIN_BOTS)})")
+            parser.error(f"--pair {pair!r}: expected A,B (B a bot's name: {', '.join(BOTS)})")
         a, b = split
         for spec in (a, b):
-            bot_games = getattr(BUILTIN_BOTS[parse_bot(spec)[0]], "games", ())
+            bot_games = BOTS[parse_bot(spec)[0]].games
             if bot_games and args.game not in bot_games:
                 parser.error(f"bot {spec!r} does not play {args.game}")
         pairs.append((a, b))

@@ -63,6 +63,25 @@ def test_twilight_struggle_pairings_and_bad_input():
     assert unknown.returncode == 2 and "unknown ruleset" in unknown.stderr and "Traceback" not in unknown.stderr
 
 
+def test_a_plugin_bot_plays_on_the_same_deals_as_a_built_in():
+    """A bot named in $STANDOFF_PLUGINS (here the frozen ts-heuristic-v1 of issue 25) can be
+    measured (the deals depend on --seed and the game's index only, never on the bots' names, so
+    a frozen copy plays the deals the built-in plays); without the variable it is unknown."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "tests" / "plugins" / "ts_heuristic_v1"),
+               STANDOFF_PLUGINS="standoff_ts_heuristic_v1.plugin")
+    words = [sys.executable, str(SCRIPT), "2", "--game", "twilight-struggle", "--option", "end_turn=2",
+             "--seed", "7", "--pair"]
+    frozen = subprocess.run([*words, "ts-heuristic-v1,random"], capture_output=True, text=True,
+                            timeout=600, cwd=ROOT, env=env)
+    assert frozen.returncode == 0, frozen.stderr
+    assert "ts-heuristic-v1 vs random: 2 games" in frozen.stdout
+    unknown = run("2", "--game", "twilight-struggle", "--pair", "ts-heuristic-v1,random")
+    assert unknown.returncode != 0 and "unknown bot 'ts-heuristic-v1'" in unknown.stderr + unknown.stdout
+    assert "Traceback" not in unknown.stderr
+
+
 def test_against_plays_the_same_games_on_both_trees():
     played = run("4", "--pair", "greedy,random", "--against", "HEAD", "--rounds", "2")
     assert played.returncode == 0, played.stderr
