@@ -1,5 +1,5 @@
 """The board evaluation of ``ts-heuristic``: one number, a rough VP-equivalent from our side. Per
-country a soft control term (a battleground counts about three times a plain country, Europe and
+country a soft control term (a battleground counts ten times a plain country, Europe and
 Asia a little more; control is worth 1, a lead short of control up to 0.3, extra margin above
 control a little as coup insurance) plus, per region, the region's scoring (presence /
 domination / control, battlegrounds, superpower-adjacency bonus, by the engine's scoring table)
