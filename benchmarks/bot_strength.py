@@ -45,30 +45,28 @@ from contextlib import nullcontext
 from typing import Any
 
 import against
-from standoff.server.plugins import load_registry
 from standoff.server.cli import UsageError, parse_options
 from standoff.server.games import get_game
 from standoff.server.local import play_match
 from standoff.server.logs import configure_logging
+from standoff.server.plugins import UnknownBot, load_registry
 from standoff.tournaments.ratings import pentanomial, pentanomial_elo, trinomial_elo
 
 
-def _known_bots() -> dict[str, Any]:
-    """Bot name -> its spec: the built-ins first, then installed plugins and those named in
-    ``$STANDOFF_PLUGINS`` (so a frozen copy of a bot, loaded as a plugin, can be measured against
-    the built-in on the same deals: the match seeds here never depend on the bots' names)."""
-    registry = load_registry()
-    return dict(registry.bots)
-
-
-BOTS = _known_bots()
+#: The built-ins, installed plugins and those named in ``$STANDOFF_PLUGINS``: a frozen copy of a
+#: bot, loaded as a plugin, is measured against the built-in on the same deals (the match seeds
+#: here never depend on the bots' names).
+REGISTRY = load_registry()
+BOTS = REGISTRY.bots
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     """``name`` or ``name:key=value,key=value`` (values: int, float or string)."""
     name, _, rest = spec.partition(":")
-    if name not in BOTS:
-        raise SystemExit(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    try:
+        REGISTRY.bot(name)
+    except UnknownBot as exc:  # names the known bots, and any plugin that failed to load
+        raise SystemExit(str(exc)) from None
     kwargs: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
         key, sep, value = item.partition("=")

@@ -5,6 +5,7 @@ are checked for consistency, never for a strength or a speed."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -63,12 +64,10 @@ def test_twilight_struggle_pairings_and_bad_input():
     assert unknown.returncode == 2 and "unknown ruleset" in unknown.stderr and "Traceback" not in unknown.stderr
 
 
-def test_a_plugin_bot_plays_on_the_same_deals_as_a_built_in():
+def test_a_plugin_bot_is_measured_and_unknown_without_its_variable():
     """A bot named in $STANDOFF_PLUGINS (here the frozen ts-heuristic-v1 of issue 25) can be
     measured (the deals depend on --seed and the game's index only, never on the bots' names, so
     a frozen copy plays the deals the built-in plays); without the variable it is unknown."""
-    import os
-
     env = dict(os.environ, PYTHONPATH=str(ROOT / "tests" / "plugins" / "ts_heuristic_v1"),
                STANDOFF_PLUGINS="standoff_ts_heuristic_v1.plugin")
     words = [sys.executable, str(SCRIPT), "2", "--game", "twilight-struggle", "--option", "end_turn=2",
