@@ -187,6 +187,23 @@ def _compiler() -> list[str]:
     return words
 
 
+def _package_view(tmp: Path, root: Path) -> Path:
+    """``root`` seen at the place its import name says (``<tmp>/src/standoff/server``, a symbolic
+    link): Cython names a module by the package folders around its file, and looks for its
+    augmenting ``.pxd`` (and the ``.pxd`` files it cimports) by that name, so the folder must be
+    called as the package is imported (the source tree's ``server`` folder is imported as
+    ``standoff.server``)."""
+    view = tmp / "src"
+    *parents, last = PACKAGE.split(".")
+    folder = view.joinpath(*parents)
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        for depth in range(1, len(parents) + 1):
+            (view.joinpath(*parents[:depth]) / "__init__.py").write_text("")
+        (folder / last).symlink_to(root, target_is_directory=True)
+    return folder / last
+
+
 def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int | None = None,
           log: Callable[[str], None] = lambda line: None) -> list[str]:
     """Compile ``modules`` and put them beside their sources; returns the modules built.
@@ -214,7 +231,8 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
             raise AccelerateError(f"{_py(root, module)}: no such module to compile")
     hashes = {m: source_hash(root, m) for m in modules}
     with tempfile.TemporaryDirectory(prefix="standoff-accelerate-") as tmp:
-        extensions = [Extension(f"{PACKAGE}.{m}", [str(_py(root, m))]) for m in modules]
+        extensions = [Extension(f"{PACKAGE}.{m}", [str(_py(_package_view(Path(tmp), root), m))])
+                      for m in modules]
         log(f"cythonizing {len(modules)} modules")
         try:
             compiled = cythonize(extensions, build_dir=str(Path(tmp) / "c"), compiler_directives=DIRECTIVES,

@@ -183,7 +183,11 @@ def claimable_flags(state: STState, role: int) -> list[int]:
             if n == 2:
                 same = cached[3] is sides[base] and cached[4] is sides[base + 1]
             else:
-                same = all(cached[3 + r] is sides[base + r] for r in range(n))
+                same = True  # a loop, not all(...): the compiled engine cannot type a generator here
+                for r in range(n):
+                    if cached[3 + r] is not sides[base + r]:
+                        same = False
+                        break
             if same:
                 verdict = cached[2]
                 if verdict < 0:
