@@ -1,3 +1,7 @@
+# cython: auto_pickle=False
+# (A directive read only by Cython, for the compiled engine: StackState is an extension type
+# there (flow.pxd), and Cython's own pickling of it would drop the __slots__ of a Python
+# subclass such as TSState; without it, states pickle and copy as they do in pure Python.)
 """A game as a stack of small named steps (Rally the Troops' call/goto/end).
 
 The state keeps a stack of *frames*: plain tuples ``(step_name, *args)``. The top frame's step either
@@ -12,7 +16,6 @@ Every choice is appended to the state's *history*, a persistent linked list of
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -84,21 +87,26 @@ def log(
     state.history = ((state.number, role, step, key, visible_to, redacted), state.history)
 
 
-class Step(ABC):
+class Step:
     """A named step. Subclasses define :meth:`run`, and :meth:`choose` if they ask decisions (and
     maybe :meth:`visibility`). Steps hold no state: all they need is in the frame and the state.
 
     A ``run`` that returns a decision must leave the stack as it found it, so that the frame that
     asked is the one whose ``choose`` receives the answer.
+
+    Not an ``abc.ABC``: the compiled engine makes ``Step`` an extension type (flow.pxd), so that
+    a game's steps can be too, and an extension type cannot have ABCMeta as its metaclass. A
+    subclass without ``run`` is therefore refused when its ``run`` is called, not when it is
+    instantiated; every step defines ``run``, so nothing else changes.
     """
 
     name: str = ""
     #: Set by steps whose choices some roles may not see; only then is :meth:`visibility` asked.
     hidden: bool = False
 
-    @abstractmethod
     def run(self, game: Any, state: Any, frame: tuple) -> Decision | None:
         """Return the decision this frame asks, or do automatic work and return ``None``."""
+        raise NotImplementedError(f"step {self.name!r} defines no run")
 
     def choose(self, game: Any, state: Any, frame: tuple, option: Option) -> None:
         """Carry out ``option`` of the decision :meth:`run` returned for ``frame``."""

@@ -11,10 +11,28 @@ from __future__ import annotations
 from bisect import bisect_left
 from operator import itemgetter
 
+from ...core.flow import Step
 from ...core.game import Option, Outcome
 from . import cards as C
 from .formations import can_claim_mask, refute_cached
 from .state import DECK_NAMES, NO_ONE, STState
+
+
+class STStep(Step):
+    """The base of this game's steps (:mod:`.turn`, :mod:`.tactics`): a :class:`Step` whose
+    state is an :class:`STState`. It only restates ``Step``'s methods: in the compiled engine it
+    is the extension type that declares them with typed arguments (board.pxd), so that the game's
+    loop calls a step's ``run`` and ``choose`` as C methods (game.py)."""
+
+    def run(self, game, state: STState, frame):
+        return Step.run(self, game, state, frame)
+
+    def choose(self, game, state: STState, frame, option) -> None:
+        Step.choose(self, game, state, frame, option)
+
+    def visibility(self, state: STState, frame, decision, option):
+        return None
+
 
 # -- prebuilt options: building a decision is indexing, not formatting --------------------------
 
@@ -255,7 +273,10 @@ def _check_win(state: STState, role: int, flag: int) -> None:
     claimed = state.claimed
     run = rules.run_to_break_through
     for start in range(max(0, flag - run + 1), min(flag, 9 - run) + 1):
-        if all(claimed[f] == role for f in range(start, start + run)):
+        for f in range(start, start + run):  # a loop, not all(...): see claimable_flags
+            if claimed[f] != role:
+                break
+        else:
             state.outcome = Outcome.win(
                 rules.roles,
                 rules.roles[role],

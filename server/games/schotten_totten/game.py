@@ -16,11 +16,73 @@ from .steps import STEPS, explain_claim
 from .text import render
 
 
-#: The steps' methods by frame name (visibility only for steps with hidden choices).
-_RUN = {name: step.run for name, step in STEPS.items()}
-_CHOOSE = {name: step.choose for name, step in STEPS.items()}
-_VISIBILITY = {name: step.visibility for name, step in STEPS.items() if step.hidden}
+#: The steps whose choices some roles may not see (only their ``visibility`` is asked).
+_HIDDEN = frozenset(name for name, step in STEPS.items() if step.hidden)
 _BUDGET = range(SETTLE_BUDGET)
+
+
+# -- the hot path: StackGame's decision/apply on this game's own step table --------------------
+# Same semantics as StackGame (every choice logged, automatic frames run until a decision, at
+# most SETTLE_BUDGET of them). They are module functions, made the methods of SchottenTotten
+# below, so that the compiled engine can type their locals (game.pxd): the state is then an
+# STState and each step an STStep, whose run/choose are called as C methods. A subclass or test
+# that swaps ``steps`` gets StackGame's generic path.
+
+
+def _st_decision(game, state: STState):
+    pending = state.pending
+    if pending is None and state.outcome is None:
+        game._settle(state)
+        return state.pending
+    return pending
+
+
+def _st_apply(game, state: STState, option) -> None:
+    decision = state.pending
+    if decision is None or game.steps is not STEPS:
+        StackGame.apply(game, state, option)
+        return
+    frame = state.stack[-1]
+    name = frame[0]
+    step = STEPS[name]
+    number = state.number = state.number + 1
+    hidden = step.visibility(state, frame, decision, option) if name in _HIDDEN else None
+    if hidden is None:
+        state.history = ((number, decision[0], decision[1], option[0], None, ""), state.history)
+    else:
+        state.history = ((number, decision[0], decision[1], option[0], hidden[0], hidden[1]), state.history)
+    state.pending = None
+    step.choose(game, state, frame, option)
+    if state.outcome is not None:
+        return
+    stack = state.stack
+    for _ in _BUDGET:
+        frame = stack[-1]
+        step = STEPS[frame[0]]
+        decision = step.run(game, state, frame)
+        if decision is not None:
+            state.pending = decision
+            return
+        if state.outcome is not None:
+            return
+    raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
+
+
+def _st_settle(game, state: STState) -> None:
+    if game.steps is not STEPS:
+        StackGame._settle(game, state)
+        return
+    stack = state.stack
+    for _ in _BUDGET:
+        if state.outcome is not None:
+            return
+        frame = stack[-1]
+        step = STEPS[frame[0]]
+        decision = step.run(game, state, frame)
+        if decision is not None:
+            state.pending = decision
+            return
+    raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
 
 
 class SchottenTotten(StackGame):
@@ -31,62 +93,10 @@ class SchottenTotten(StackGame):
     rulesets = RULESETS
     steps = STEPS
 
-    # -- the hot path: StackGame's decision/apply on flattened step tables -------------------
-    # Same semantics as StackGame (every choice logged, automatic frames run until a decision,
-    # at most SETTLE_BUDGET of them); the steps' bound methods are looked up once, at import. A
-    # subclass or test that swaps ``steps`` gets StackGame's generic path.
-
-    def decision(self, state: STState):
-        pending = state.pending
-        if pending is None and state.outcome is None:
-            self._settle(state)
-            return state.pending
-        return pending
-
-    def apply(self, state: STState, option) -> None:
-        decision = state.pending
-        if decision is None or self.steps is not STEPS:
-            StackGame.apply(self, state, option)
-            return
-        frame = state.stack[-1]
-        name = frame[0]
-        number = state.number = state.number + 1
-        hidden = _VISIBILITY.get(name)
-        if hidden is not None:
-            hidden = hidden(state, frame, decision, option)
-        if hidden is None:
-            state.history = ((number, decision[0], decision[1], option[0], None, ""), state.history)
-        else:
-            state.history = ((number, decision[0], decision[1], option[0], hidden[0], hidden[1]), state.history)
-        state.pending = None
-        _CHOOSE[name](self, state, frame, option)
-        if state.outcome is not None:
-            return
-        stack = state.stack
-        for _ in _BUDGET:
-            frame = stack[-1]
-            decision = _RUN[frame[0]](self, state, frame)
-            if decision is not None:
-                state.pending = decision
-                return
-            if state.outcome is not None:
-                return
-        raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
-
-    def _settle(self, state: STState) -> None:
-        if self.steps is not STEPS:
-            StackGame._settle(self, state)
-            return
-        stack = state.stack
-        for _ in _BUDGET:
-            if state.outcome is not None:
-                return
-            frame = stack[-1]
-            decision = _RUN[frame[0]](self, state, frame)
-            if decision is not None:
-                state.pending = decision
-                return
-        raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
+    # StackGame's decision/apply, on this game's own step table (see _st_apply above)
+    decision = _st_decision
+    apply = _st_apply
+    _settle = _st_settle
 
     def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> STRules:
         return make_rules(ruleset, options)
@@ -97,11 +107,14 @@ class SchottenTotten(StackGame):
         state.stack = [("first_player",), ("deal", 0)]
         return state
 
-    def view(self, state: STState, role: str, history_from: int = 0) -> dict[str, Any]:
+    def view(self, state, role: str, history_from: int = 0) -> dict[str, Any]:
         """What ``role`` may see (rules digest §6): its own hand; the other hands as counts of
         troops and tactics plus cards it knows through Scout; deck sizes and the Scout tops it put
         back itself; the whole table, discards and counts; the history as it saw it (entries
-        numbered after ``history_from``)."""
+        numbered after ``history_from``). ``state`` is an :class:`STState`."""
+        # (Not annotated: Cython 3.3 miscompiles a comprehension over an attribute of an
+        # argument annotated with an extension type it cannot type, here STState, which game.pxd
+        # cimports: the attribute the comprehension iterates over is never read, a crash.)
         rules = state.rules
         roles = rules.roles
         me = roles.index(role)

@@ -8,13 +8,13 @@ flag (``environment``), and the guile tactics: Scout (``scout_draw``, ``scout_re
 
 from __future__ import annotations
 
-from ...core.flow import Step
 from ...core.game import Decision, make_decision
 from . import cards as C
 from .board import (
     DECK_OPTIONS,
     DISCARD,
     FLAG_OPTIONS,
+    STStep,
     _FLAG_SIDES,
     _card_options,
     _discard,
@@ -39,10 +39,20 @@ def tactics_playable(state: STState, me: int, card: int, room: bool) -> bool:
         return True  # some flag is unclaimed while the game goes on; Scout may find decks empty
     if card == C.REDEPLOY:
         return _any_movable(state, me, False)
+    # (Loops and list comprehensions rather than generator expressions in this module: the
+    # compiled engine cannot type a function holding a generator.)
     if card == C.DESERTER:
-        return any(_any_movable(state, o, False) for o in range(len(state.rules.roles)) if o != me)
+        for o in range(len(state.rules.roles)):
+            if o != me and _any_movable(state, o, False):
+                return True
+        return False
     # Traitor: an enemy troop on an unclaimed flag, and a free slot of ours to put it in.
-    return room and any(_any_movable(state, o, True) for o in range(len(state.rules.roles)) if o != me)
+    if not room:
+        return room
+    for o in range(len(state.rules.roles)):
+        if o != me and _any_movable(state, o, True):
+            return True
+    return False
 
 
 def _any_movable(state: STState, role: int, troops_only: bool) -> bool:
@@ -80,7 +90,7 @@ def _own_movable(state: STState, role: int) -> list[int]:
 # -- environment tactics -------------------------------------------------------------------------
 
 
-class Environment(Step):
+class Environment(STStep):
     """Put Fog or Mud at an unclaimed flag."""
 
     name = "environment"
@@ -94,7 +104,7 @@ class Environment(Step):
             state.rules.roles[me],
             "environment",
             f"choose a flag for {C.card_name(card)}",
-            tuple(FLAG_OPTIONS[f] for f in flags),
+            tuple([FLAG_OPTIONS[f] for f in flags]),
         )
 
     def choose(self, game, state: STState, frame, option) -> None:
@@ -109,7 +119,7 @@ class Environment(Step):
 # -- guile tactics -------------------------------------------------------------------------------
 
 
-class ScoutDraw(Step):
+class ScoutDraw(STStep):
     """Scout: draw up to 3 cards one at a time, choosing the deck before each draw."""
 
     name = "scout_draw"
@@ -134,7 +144,7 @@ class ScoutDraw(Step):
         state.stack.append(("draw_card", option.value, state.current))
 
 
-class ScoutReturn(Step):
+class ScoutReturn(STStep):
     """Scout: put cards back face down on their own decks until the hand is back to its size
     (2 cards after 3 draws; fewer if the decks ran short — policy, rules digest §5)."""
 
@@ -170,7 +180,7 @@ class ScoutReturn(Step):
         return (decision.role,), f"deck:{deck}"
 
 
-class Redeploy(Step):
+class Redeploy(STStep):
     """Redeploy: choose one of your cards (formation card, Fog or Mud) at an unclaimed flag."""
 
     name = "redeploy"
@@ -190,16 +200,20 @@ class Redeploy(Step):
         state.stack[-1] = ("redeploy_to", card, _flag_of(state, card))
 
 
+def _placed_at(env: list[int]) -> int:
+    """The flag holding the one Fog (``env`` is ``state.fog``) or Mud (``state.mud``) card."""
+    return next(f for f in range(9) if env[f] != NO_ONE)
+
+
 def _flag_of(state: STState, card: int) -> int:
     if card == C.FOG or card == C.MUD:  # one of each exists: the flag holding it
-        env = state.fog if card == C.FOG else state.mud
-        return next(f for f in range(9) if env[f] != NO_ONE)
+        return _placed_at(state.fog if card == C.FOG else state.mud)
     found = find_on_table(state, card)
     assert found is not None
     return found[0]
 
 
-class RedeployTo(Step):
+class RedeployTo(STStep):
     """Redeploy: move the card to another unclaimed flag (your side, with room) or discard it."""
 
     name = "redeploy_to"
@@ -263,7 +277,7 @@ def _mud_gone(state: STState, flag: int, actor: int) -> None:
             state.stack.append(("mud_discard", flag, role))
 
 
-class MudDiscard(Step):
+class MudDiscard(STStep):
     """Mud left a flag: the owner of a 4-card side discards one card of that side."""
 
     name = "mud_discard"
@@ -285,7 +299,7 @@ class MudDiscard(Step):
         _discard(state, role, option.value)
 
 
-class Deserter(Step):
+class Deserter(STStep):
     """Deserter: discard one enemy card (formation card, Fog or Mud) at an unclaimed flag."""
 
     name = "deserter"
@@ -307,7 +321,7 @@ class Deserter(Step):
         state.stack.pop()
         if card == C.FOG or card == C.MUD:
             env = state.fog if card == C.FOG else state.mud
-            flag = next(f for f in range(9) if env[f] != NO_ONE)
+            flag = _placed_at(env)
             owner = env[flag]
             env[flag] = NO_ONE
             _discard(state, owner, card)
@@ -319,7 +333,7 @@ class Deserter(Step):
         _discard(state, owner, card)
 
 
-class Traitor(Step):
+class Traitor(STStep):
     """Traitor: choose an enemy troop (never a tactics card) at an unclaimed flag."""
 
     name = "traitor"
@@ -330,7 +344,7 @@ class Traitor(Step):
         targets: list[int] = []
         for other in range(len(state.rules.roles)):
             if other != me:
-                targets.extend(c for c in _own_movable(state, other) if c < 60)
+                targets.extend([c for c in _own_movable(state, other) if c < 60])
         return make_decision(
             state.rules.roles[me], "traitor", self.prompt, _card_options(targets)
         )
@@ -339,7 +353,7 @@ class Traitor(Step):
         state.stack[-1] = ("traitor_to", option.value)
 
 
-class TraitorTo(Step):
+class TraitorTo(STStep):
     """Traitor: place the taken troop on your side of an unclaimed flag with room."""
 
     name = "traitor_to"
@@ -350,7 +364,7 @@ class TraitorTo(Step):
             state.rules.roles[me],
             "traitor_to",
             f"Traitor: choose a flag for {C.card_name(frame[1])}",
-            tuple(FLAG_OPTIONS[f] for f in open_flags(state, me)),
+            tuple([FLAG_OPTIONS[f] for f in open_flags(state, me)]),
         )
 
     def choose(self, game, state: STState, frame, option) -> None:

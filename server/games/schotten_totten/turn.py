@@ -7,7 +7,6 @@ and drawing. The tactics cards' own steps are in :mod:`.tactics`.
 
 from __future__ import annotations
 
-from ...core.flow import Step
 from bisect import bisect_left
 
 from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
@@ -21,6 +20,7 @@ from .board import (
     FORCED_PASS,
     PASS,
     STALEMATE,
+    STStep,
     _add_to_hand,
     _card_options,
     _check_win,
@@ -49,7 +49,7 @@ def _only(role: str) -> tuple[str]:
 # -- set-up --------------------------------------------------------------------------------------
 
 
-class Deal(Step):
+class Deal(STStep):
     """Deal a hand to every role, one chance decision per card (troops only). The frame counts
     the cards dealt so far: ``("deal", dealt)``; card ``k`` goes to role ``k % n``."""
 
@@ -76,7 +76,7 @@ class Deal(Step):
 ROLE_OPTIONS_CACHE: dict[tuple[str, ...], tuple[Option, ...]] = {}
 
 
-class FirstPlayer(Step):
+class FirstPlayer(STStep):
     """Choose who starts: a chance decision, or fixed by the ``first`` option."""
 
     name = "first_player"
@@ -89,7 +89,7 @@ class FirstPlayer(Step):
             return None
         options = ROLE_OPTIONS_CACHE.get(roles)
         if options is None:
-            options = tuple(Option(f"role:{r}", f"{r} starts", i) for i, r in enumerate(roles))
+            options = tuple([Option(f"role:{r}", f"{r} starts", i) for i, r in enumerate(roles)])
             ROLE_OPTIONS_CACHE[roles] = options
         return make_decision(CHANCE, "first_player", "choose who starts", options)
 
@@ -114,7 +114,7 @@ def _push_turn(state: STState) -> None:
     state.stack.extend(_TURN_FRAMES[state.rules.claim_timing])
 
 
-class Turn(Step):
+class Turn(STStep):
     """The first turn of the match: expand it into its phases (later turns are expanded by
     ``end_turn``)."""
 
@@ -126,7 +126,7 @@ class Turn(Step):
         return None
 
 
-class EndTurn(Step):
+class EndTurn(STStep):
     """Apply the stalemate policy and the decision cap, then pass the turn on."""
 
     name = "end_turn"
@@ -137,9 +137,15 @@ class EndTurn(Step):
         # Stalemate policy (rules digest §2): every player in succession could do nothing but
         # pass, and nobody can prove a flag (a declined claim keeps the game going; the
         # decision cap bounds a game in which claims are declined for ever).
-        if state.passes >= n and not any(claimable_flags(state, r) for r in range(n)):
-            _stalemate(state)
-            return None
+        # (Loops and list comprehensions rather than generator expressions in the steps: the
+        # compiled engine cannot type a function holding a generator.)
+        if state.passes >= n:
+            for r in range(n):
+                if claimable_flags(state, r):
+                    break
+            else:
+                _stalemate(state)
+                return None
         if state.number >= rules.decision_cap:
             state.outcome = Outcome.draw(
                 rules.roles, DECISION_CAP, f"the decision cap ({rules.decision_cap}) was reached"
@@ -171,7 +177,7 @@ def _stalemate(state: STState) -> None:
     state.outcome = Outcome.draw(rules.roles, STALEMATE, reason)
 
 
-class Play(Step):
+class Play(STStep):
     """Play one card from the hand, or pass when no troop card can be placed."""
 
     name = "play"
@@ -197,7 +203,15 @@ class Play(Step):
         mine = played[me]
         n = len(played)
         # Count rule: no more tactics played than any opponent so far.
-        if mine <= played[1 - me] if n == 2 else all(mine <= played[o] for o in range(n) if o != me):
+        if n == 2:
+            allowed = mine <= played[1 - me]
+        else:
+            allowed = True
+            for o in range(n):
+                if o != me and not mine <= played[o]:
+                    allowed = False
+                    break
+        if allowed:
             for c in hand[k:]:
                 if c < 62:  # a leader
                     if room and not state.leader_played[me]:
@@ -262,7 +276,7 @@ _PLACE_PROMPTS = tuple(f"choose a flag for {C.card_name(c)}" for c in range(70))
 _PLACE_FRAMES = tuple(("place", c) for c in range(70))
 
 
-class Place(Step):
+class Place(STStep):
     """Place a troop or morale card on one's own side of an unclaimed flag with room."""
 
     name = "place"
@@ -287,7 +301,7 @@ class Place(Step):
 # -- claims and draws ----------------------------------------------------------------------------
 
 
-class Claim(Step):
+class Claim(STStep):
     """Claim any number of provable flags, one decision each, until ``done``."""
 
     name = "claim"
@@ -313,7 +327,7 @@ class Claim(Step):
         _check_win(state, me, option.value)
 
 
-class Draw(Step):
+class Draw(STStep):
     """Draw up to the hand size from a deck of one's choice (mandatory when possible)."""
 
     name = "draw"
@@ -342,7 +356,7 @@ class Draw(Step):
 _DRAW_PROMPTS = tuple(f"draw from the {name} deck" for name in DECK_NAMES)
 
 
-class DrawCard(Step):
+class DrawCard(STStep):
     """Take the top card of a deck: a known card put back by Scout, else a chance decision."""
 
     name = "draw_card"
