@@ -6,6 +6,7 @@
 import cython
 
 from ...core.flow cimport Step
+from .formations cimport refute_cached
 from .state cimport STState
 
 
@@ -16,6 +17,8 @@ cdef class STStep(Step):
 
 
 cpdef tuple _card_options(cards)
+
+cpdef Py_ssize_t _side_index(STState state, Py_ssize_t flag, Py_ssize_t role) except -1
 
 @cython.locals(f=cython.Py_ssize_t)
 cpdef bint has_room(STState state, Py_ssize_t role) except -1

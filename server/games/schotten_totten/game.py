@@ -47,10 +47,11 @@ def _st_apply(game, state: STState, option) -> None:
     step = STEPS[name]
     number = state.number = state.number + 1
     hidden = step.visibility(state, frame, decision, option) if name in _HIDDEN else None
+    # (Fields by name: compiled, indexing a NamedTuple goes through its __getitem__ method.)
     if hidden is None:
-        state.history = ((number, decision[0], decision[1], option[0], None, ""), state.history)
+        state.history = ((number, decision.role, decision.step, option.key, None, ""), state.history)
     else:
-        state.history = ((number, decision[0], decision[1], option[0], hidden[0], hidden[1]), state.history)
+        state.history = ((number, decision.role, decision.step, option.key, hidden[0], hidden[1]), state.history)
     state.pending = None
     step.choose(game, state, frame, option)
     if state.outcome is not None:

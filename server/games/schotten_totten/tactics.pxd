@@ -3,6 +3,7 @@
 # the queries the turn's Play step asks of every hand holding tactics are C functions.
 import cython
 
+from ...core.game cimport make_decision
 from .board cimport (STStep, _card_options, _discard, _put_on_side, _remove_from_hand, _take_from_side,
                      find_on_table, open_flags)
 from .state cimport STState

@@ -4,11 +4,14 @@
 # STState fields are struct members here. Role, flag and card counters are C ints.
 import cython
 
+from ...core.game cimport make_decision
 from .board cimport (STStep, _add_to_hand, _card_options, _check_win, _discard, claimable_flags,
                      deck_options, open_flag_options, take_from_deck)
 from .state cimport STState
 from .tactics cimport _any_movable, tactics_playable
 
+
+cpdef tuple _only(role)
 
 cdef class Deal(STStep):
     cpdef run(self, game, STState state, tuple frame)
