@@ -46,6 +46,9 @@ from .data import (
 from .data import country_index as _c
 from .evaluation import Evaluator, ctrl, region_level
 
+#: the scoring card of each region that has one (Southeast Asia's is valued apart)
+REGION_CARD = {r: card for card, r in SCORING_REGION.items()}
+
 
 def read_view(view: Any) -> dict[str, Any]:
     """The engine-style dict of a view, its history converted lazily (:func:`as_dict`)."""
@@ -70,6 +73,14 @@ class Ctx:
     PLAIN_WEIGHT = 0.1
     #: :attr:`urgency` by our action rounds left (1, 2, ...; the last entry for more)
     URGENCY = (1.4, 1.3, 1.2, 1.1, 1.0, 0.9, 0.8)
+    #: card counting (issue 25's seventh round), turns 1-8: a region whose scoring card is in the
+    #: discard pile cannot be scored again before a reshuffle, its weight times this ...
+    DISCARD_FACTOR = 0.7
+    #: ... and a region whose scoring card is unseen moves this share of the way from its weight
+    #: to :attr:`HELD_WEIGHT` by the chance that the opponent holds the card now (its hand's
+    #: share of the unseen cards: the draw pile and its hand); a scoring card seen in its hand
+    #: (Aldrich Ames Remix) weighs as if we held it
+    OPP_SHARE = 1.0
 
     def __init__(self, bot: Any, view: dict[str, Any], decision: Any) -> None:
         self.bot = bot
@@ -97,6 +108,7 @@ class Ctx:
         self.effects = frozenset(view.get("effects") or ())
         self.events_played = frozenset(CARD_NUM[c] for c in view.get("events_played") or () if c in CARD_NUM)
         self.discard = [CARD_NUM[c] for c in view.get("discard") or () if c in CARD_NUM]
+        self.deck_size = int(view.get("deck_size") or 0)
         self.removed = frozenset(CARD_NUM[c] for c in view.get("removed") or () if c in CARD_NUM)
         phasing = view.get("phasing")
         self.phasing = 0 if SIDE.get(phasing, me) == me else 1
@@ -188,6 +200,8 @@ class Ctx:
                 w = 0.7
             if turn >= 10:
                 w = 1.0
+            if turn <= 8:  # turns 9-10 weigh every region for the final scoring
+                w = self.counted_weight(r, w)
             if r in held_regions:
                 w = max(w, self.HELD_WEIGHT)
             wr.append(w)
@@ -199,6 +213,25 @@ class Ctx:
             for c, v in SEA_SCORE.items():
                 cw[c] += 0.8 * v
         return Evaluator(self.me, wr, cw)
+
+    def counted_weight(self, r: int, w: float) -> float:
+        """Region ``r``'s weight ``w`` corrected by where its scoring card is, as far as we can
+        know it (card counting): discarded (not scored again before a reshuffle), seen in the
+        opponent's hand, or unseen (in the draw pile or the opponent's hand, by their sizes).
+        Southeast Asia has no region weight of its own (its card is valued in ``cw``); a Mid War
+        region before turn 4 keeps its halved weight (its card is not in the deck yet)."""
+        card = REGION_CARD.get(r)
+        if card is None or card in self.hand:
+            return w
+        if card in self.discard:
+            return w * self.DISCARD_FACTOR
+        if card in self.opp_hand:
+            return max(w, self.HELD_WEIGHT)
+        if self.turn <= 3 and r in MID_REGIONS:
+            return w
+        unseen = self.deck_size + self.opp_hand_size
+        p = self.opp_hand_size / unseen if unseen else 0.0
+        return w + self.OPP_SHARE * p * max(0.0, self.HELD_WEIGHT - w)
 
     def ops_value(self, s: int, card: int) -> int:
         side_abs = self.abs(s)

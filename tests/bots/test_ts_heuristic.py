@@ -472,3 +472,38 @@ def test_the_optional_extra_round_is_declined_when_playing_would_lose():
     assert (d.step, key, bot.fallbacks) == ("extra_action_round", "pass", 0)
     GAME.apply(state, d.options[[o.key for o in d.options].index("choice:accept")])
     assert [o.key for o in GAME.decision(state).options] == ["card:we_will_bury_you"]  # forced if taken
+
+
+def test_region_weights_count_the_scoring_cards():
+    """Card counting (issue 25, seventh round), turns 1-8: a region's weight in the evaluation
+    follows where its scoring card can be. Oracle from the rules: a scoring card in the discard
+    pile cannot be played again before a reshuffle, so its region weighs least; an unseen one may
+    be in the opponent's hand (its share of the unseen cards) and weighs more the larger that
+    share; one seen in the opponent's hand (Aldrich Ames Remix opens the US hand to the USSR)
+    will be scored this turn and weighs as much as one in our own hand."""
+    bot = TSHeuristicBot(0)
+    asia = M.REGIONS.index("Asia")
+
+    def asia_weight(state, role):
+        return Ctx(bot, read_view(wire_view(state, role)), None).ev.wr[asia]
+
+    def state_with(*, discard=(), us_hand=("nasser", "fidel"), turn=5, effects=(), deck=None):
+        state = position(hands={"ussr": ["vietnam_revolts", "decolonization"], "us": list(us_hand)},
+                         turn=turn, effects=effects)
+        state.discard = tuple(card(c) for c in discard)
+        state.deck = tuple(n for n in state.deck if n not in state.discard)
+        if deck is not None:
+            state.deck = state.deck[:deck]
+        return state
+
+    unseen = asia_weight(state_with(), "ussr")
+    discarded = asia_weight(state_with(discard=["asia_scoring"]), "ussr")
+    assert discarded < Ctx.REGION_WEIGHT < unseen < Ctx.HELD_WEIGHT
+    # the smaller the draw pile, the likelier the opponent's hand holds the card
+    assert asia_weight(state_with(deck=4), "ussr") > unseen
+    # seen in the opponent's hand: as if held; Aldrich Ames Remix's lasting effect opens it
+    seen = asia_weight(state_with(us_hand=("nasser", "asia_scoring"), effects=("aldrich_ames:turn",)), "ussr")
+    assert seen == Ctx.HELD_WEIGHT
+    # turns 9-10 weigh every region for the final scoring, wherever its card is
+    late = [asia_weight(state_with(discard=d, turn=9), "ussr") for d in ((), ["asia_scoring"])]
+    assert late[0] == late[1]
