@@ -61,6 +61,7 @@ from typing import Any
 
 from ..server.core.game import CHANCE, Option, Outcome, sample_chance
 from ..server.games.schotten_totten import cards as C
+from ..server.games.schotten_totten import playout
 from ..server.games.schotten_totten.determinize import redeal
 from .types import SimulationError
 from .views import as_dict
@@ -540,6 +541,14 @@ def view_policy(bots: Mapping[str, Any]) -> Policy:
     return policy
 
 
+#: ``n.bit_length()`` for small ``n`` (the rollout's inline ``randrange``)
+_BITS = tuple(n.bit_length() for n in range(64))
+#: Whether ``random.Random.randrange(n)`` is ``_randbelow_with_getrandbits(n)`` on this Python
+#: (CPython 3.2 and later; anything else keeps the plain ``randrange`` loop)
+_EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", object())
+
+
 def rollout(
     game: Any,
     state: Any,
@@ -553,6 +562,32 @@ def rollout(
     bounds every game; ``max_decisions`` stops earlier and returns ``None``."""
     rng = rng or random.Random()
     decide, apply = game.decision, game.apply
+    if (policy is None or policy is random_policy) and max_decisions is None and type(rng) is random.Random \
+            and _EXACT_RANDBELOW:
+        # Uniform players with a plain ``random.Random``: ``randrange(n)`` is, exactly,
+        # ``getrandbits(n.bit_length())`` drawn again until below ``n`` (random.py's
+        # ``_randbelow_with_getrandbits``); done inline, without its two Python calls per decision.
+        # Same draws, same rollouts (tests/bots/test_simulate.py checks it against randrange).
+        if game.name == "schotten-totten" and playout.plays(game):
+            # the same loop on the engine's own functions (compiled: C calls)
+            playout.random_playout(game, state, rng)
+            return game.outcome(state)
+        getrandbits = rng.getrandbits
+        bits = _BITS
+        while (decision := decide(state)) is not None:
+            options = decision.options
+            if decision.role == CHANCE and decision.weights is not None:
+                apply(state, options[sample_chance(rng, decision)])
+                continue
+            n = len(options)
+            k = bits[n] if n < 64 else n.bit_length()
+            if not k:
+                rng.randrange(n)  # no option: randrange's own error
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            apply(state, options[r])
+        return game.outcome(state)
     if (policy is None or policy is random_policy) and max_decisions is None:
         # Uniform players: the same draws of ``rng`` as the general loop below (a player's
         # ``randrange`` and chance's :func:`sample_chance`), without a call per decision.

@@ -195,6 +195,44 @@ def test_seeded_match_records_are_byte_identical(compiled, tmp_path):
         assert (fast / name).read_bytes() == (pure / name).read_bytes(), name
 
 
+_ROLLOUTS = """
+import json, random
+from standoff.sdk.simulate import Belief, rollout
+from standoff.server.core.game import CHANCE
+from standoff.server.games import get_game
+
+out = []
+for name in ("schotten-totten", "twilight-struggle"):
+    game = get_game(name)
+    rules = game.rules()
+    for seed in range(3):
+        state, rng, seen = game.new_state(rules), random.Random(seed), 0
+        at = None  # the last player's decision before the target (a random game may end sooner)
+        while (d := game.decision(state)) is not None and seen < 30 + 10 * seed:
+            if d.role != CHANCE:
+                seen, at = seen + 1, (state.copy(), d.role)
+            game.apply(state, d.options[rng.randrange(len(d.options))])
+        belief = Belief(game, game.view(*at), options=dict(rules.options))
+        for k in range(4):
+            sample = belief.sample(rng)
+            hidden = repr([sample.hands, getattr(sample, "decks", None) or sample.deck])
+            outcome = rollout(game, sample, rng=rng)
+            out.append([name, seed, k, hidden, sample.number, repr(outcome), rng.random()])
+print(json.dumps(out))
+"""
+
+
+@needs_build
+def test_the_forward_model_samples_and_rolls_out_alike(compiled):
+    """The SDK's belief samples and uniform rollouts (Battle Line's on the compiled playout.py,
+    the re-deals' inline shuffles) draw and play exactly as the pure engine's."""
+    runs = [_run(shim, code=_ROLLOUTS) for shim in (None, compiled)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-3000:]
+    pure, fast = (json.loads(run.stdout) for run in runs)
+    assert len(pure) == 24 and fast == pure
+
+
 # -- stale modules: the command line refuses to run them -----------------------------------------
 
 

@@ -234,3 +234,64 @@ def test_uniform_rollout_fast_path_plays_the_general_loops_game(game_name):
         b = rollout(game, general, policy=lambda g, s, d, r: random_policy(g, s, d, r), rng=random.Random(seed))
         assert a == b and fast.number == general.number > 20
         assert game.view(fast, rules.roles[0]) == game.view(general, rules.roles[0])
+
+
+def test_inline_draws_are_randoms_own():
+    """The rollouts' inline ``randrange`` and the re-deal's inline ``shuffle`` (plain
+    ``random.Random`` only) draw exactly what ``random.Random`` draws: same numbers, same
+    permutations, the generator left in the same state."""
+    from standoff.server.games.schotten_totten.determinize import shuffle
+    from standoff.server.games.twilight_struggle.determinize import shuffle as ts_shuffle
+
+    for seed in range(20):
+        mine, ts, theirs = random.Random(seed), random.Random(seed), random.Random(seed)
+        for size in (0, 1, 2, 3, 7, 31, 32, 33, 70, 200):
+            a, b, c = list(range(size)), list(range(size)), list(range(size))
+            shuffle(mine, a)
+            ts_shuffle(ts, c)
+            theirs.shuffle(b)
+            assert a == b == c
+        assert mine.getstate() == ts.getstate() == theirs.getstate()
+
+    class Counting(random.Random):  # a subclass: shuffles itself
+        calls = 0
+
+        def shuffle(self, x):
+            Counting.calls += 1
+            super().shuffle(x)
+
+    cards = list(range(10))
+    shuffle(Counting(1), cards)
+    assert Counting.calls == 1 and sorted(cards) == list(range(10))
+
+
+@pytest.mark.parametrize("game_name", ["schotten-totten", "twilight-struggle"])
+def test_rollouts_from_samples_match_the_general_loop(game_name):
+    """From sampled states of mid-game positions: the default rollout (inline draws; Battle Line's
+    on the engine's own functions, playout.py) plays the same games as the general loop, and a
+    ``random.Random`` subclass takes the general path with the same result."""
+    game = get_game(game_name)
+    rules = game.rules()
+    state = game.new_state(rules)
+    rng = random.Random(7)
+    seen = 0
+    at = None  # the last player's decision before the target (a random game may end sooner)
+    while (d := game.decision(state)) is not None and seen < 40:
+        if d.role != CHANCE:
+            seen, at = seen + 1, (state.copy(), d.role)
+        game.apply(state, d.options[rng.randrange(len(d.options))])
+    view = game.view(*at)
+    belief = Belief(game, view, options=dict(rules.options))
+
+    class Plain(random.Random):
+        pass
+
+    for seed in range(3):
+        fast = belief.sample(random.Random(seed))
+        general, subclass = fast.copy(), fast.copy()
+        r1, r2, r3 = random.Random(seed), random.Random(seed), Plain(seed)
+        a = rollout(game, fast, rng=r1)
+        b = rollout(game, general, policy=lambda g, s, d, r: random_policy(g, s, d, r), rng=r2)
+        c = rollout(game, subclass, rng=r3)
+        assert a == b == c and fast.number == general.number == subclass.number
+        assert r1.getstate() == r2.getstate() == r3.getstate()

@@ -29,7 +29,7 @@ def redeal(state: STState, role: int, rng: random.Random) -> STState:
         for other in range(n):
             if other != role:
                 pool.extend(c for c in state.hands[other] if is_kind(c) and c not in known)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         # Hand them back slot by slot in a fixed order, so that counts are kept.
         new_tops = []
         for card, knower in state.tops[kind]:
@@ -44,3 +44,27 @@ def redeal(state: STState, role: int, rng: random.Random) -> STState:
         new.decks[kind] = tuple(sorted(pool))
     new.pending = None  # the pending decision may list the re-dealt cards of another role
     return new
+
+
+#: Whether ``random.Random``'s ``shuffle`` draws with ``_randbelow_with_getrandbits`` here
+#: (CPython 3.2 and later): then :func:`shuffle` repeats it inline.
+_EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", object())
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, exactly: for a plain ``random.Random``, its loop with
+    ``randbelow(n)`` as ``getrandbits(n.bit_length())`` drawn again until below ``n`` (random.py's
+    ``_randbelow_with_getrandbits``) written out, without two Python calls per card; any other
+    generator shuffles itself. The same permutation either way (tests/schotten_totten checks it)."""
+    if type(rng) is not random.Random or not _EXACT_RANDBELOW:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]

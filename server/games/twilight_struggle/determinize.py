@@ -98,7 +98,7 @@ def redeal(state: TSState, me: int, known: Iterable[int], secret: bool, rng: ran
         pool.extend(state.stack[i][-1])
     if headline and headline not in known:
         pool.append(headline)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     if secret:
         # Uniform over deals. ``free``: the places of the hand and the headline left to pool cards
         # (P of them). A known card is the headline in C(P, free) deals (the hand takes every other
@@ -134,6 +134,31 @@ def redeal(state: TSState, me: int, known: Iterable[int], secret: bool, rng: ran
     new.deck = tuple(sorted(rest))
     new.pending = None
     return new
+
+
+#: Whether ``random.Random``'s ``shuffle`` draws with ``_randbelow_with_getrandbits`` here
+#: (CPython 3.2 and later): then :func:`shuffle` repeats it inline.
+_EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", object())
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, exactly: for a plain ``random.Random``, its loop with
+    ``randbelow(n)`` as ``getrandbits(n.bit_length())`` drawn again until below ``n`` (random.py's
+    ``_randbelow_with_getrandbits``) written out, without two Python calls per card; any other
+    generator shuffles itself. The same permutation either way (as Battle Line's re-deal,
+    schotten_totten/determinize.py; tests/bots/test_simulate.py checks both)."""
+    if type(rng) is not random.Random or not _EXACT_RANDBELOW:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def resample(game: Any, state: TSState, me: int, known: Iterable[int], secret: bool, rng: random.Random,
