@@ -60,6 +60,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..server.core.game import CHANCE, Option, Outcome, sample_chance
+from ..server.core.shuffle import EXACT_RANDBELOW
 from ..server.games.schotten_totten import cards as C
 from ..server.games.schotten_totten import playout
 from ..server.games.schotten_totten.determinize import redeal
@@ -543,10 +544,6 @@ def view_policy(bots: Mapping[str, Any]) -> Policy:
 
 #: ``n.bit_length()`` for small ``n`` (the rollout's inline ``randrange``)
 _BITS = tuple(n.bit_length() for n in range(64))
-#: Whether ``random.Random.randrange(n)`` is ``_randbelow_with_getrandbits(n)`` on this Python
-#: (CPython 3.2 and later; anything else keeps the plain ``randrange`` loop)
-_EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", object())
 
 
 def rollout(
@@ -563,7 +560,7 @@ def rollout(
     rng = rng or random.Random()
     decide, apply = game.decision, game.apply
     if (policy is None or policy is random_policy) and max_decisions is None and type(rng) is random.Random \
-            and _EXACT_RANDBELOW:
+            and EXACT_RANDBELOW:
         # Uniform players with a plain ``random.Random``: ``randrange(n)`` is, exactly,
         # ``getrandbits(n.bit_length())`` drawn again until below ``n`` (random.py's
         # ``_randbelow_with_getrandbits``); done inline, without its two Python calls per decision.

@@ -38,6 +38,7 @@ from pathlib import Path
 MODULES = (
     "core.flow",
     "core.game",
+    "core.shuffle",
     "games.schotten_totten.board",
     "games.schotten_totten.cards",
     "games.schotten_totten.determinize",

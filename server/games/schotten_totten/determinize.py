@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from ...core.shuffle import shuffle
 from .state import TACTICS_DECK, TROOPS, STState
 
 
@@ -46,25 +47,3 @@ def redeal(state: STState, role: int, rng: random.Random) -> STState:
     return new
 
 
-#: Whether ``random.Random``'s ``shuffle`` draws with ``_randbelow_with_getrandbits`` here
-#: (CPython 3.2 and later): then :func:`shuffle` repeats it inline.
-_EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", object())
-
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """``rng.shuffle(cards)``, exactly: for a plain ``random.Random``, its loop with
-    ``randbelow(n)`` as ``getrandbits(n.bit_length())`` drawn again until below ``n`` (random.py's
-    ``_randbelow_with_getrandbits``) written out, without two Python calls per card; any other
-    generator shuffles itself. The same permutation either way (tests/schotten_totten checks it)."""
-    if type(rng) is not random.Random or not _EXACT_RANDBELOW:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ...core.shuffle import shuffle
 from . import card_data as CD
 from .common import space_ability
 from .state import USSR, TSState, other
@@ -134,31 +135,6 @@ def redeal(state: TSState, me: int, known: Iterable[int], secret: bool, rng: ran
     new.deck = tuple(sorted(rest))
     new.pending = None
     return new
-
-
-#: Whether ``random.Random``'s ``shuffle`` draws with ``_randbelow_with_getrandbits`` here
-#: (CPython 3.2 and later): then :func:`shuffle` repeats it inline.
-_EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", object())
-
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """``rng.shuffle(cards)``, exactly: for a plain ``random.Random``, its loop with
-    ``randbelow(n)`` as ``getrandbits(n.bit_length())`` drawn again until below ``n`` (random.py's
-    ``_randbelow_with_getrandbits``) written out, without two Python calls per card; any other
-    generator shuffles itself. The same permutation either way (as Battle Line's re-deal,
-    schotten_totten/determinize.py; tests/bots/test_simulate.py checks both)."""
-    if type(rng) is not random.Random or not _EXACT_RANDBELOW:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def resample(game: Any, state: TSState, me: int, known: Iterable[int], secret: bool, rng: random.Random,
