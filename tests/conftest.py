@@ -3,6 +3,7 @@ positions, misbehaving bots...) are in tests/kits/. Long soak/fuzz runs honour S
 CI runs bounded versions."""
 
 import io
+import signal
 
 import pytest
 
@@ -16,6 +17,12 @@ def pytest_sessionstart(session):
         check_fresh()
     except AccelerateError as exc:
         pytest.exit(f"standoff: error: {exc}", returncode=2)
+    # A suite started in the background of a non-interactive shell (``cmd &``) inherits SIGINT
+    # ignored, and so would every process it starts: the tests that press Ctrl-C on a command
+    # (a match, a ladder, an SDK bot) would see it ignored. Python's own handler back here means
+    # the children start with SIGINT at its default, as from a terminal.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)
