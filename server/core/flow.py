@@ -106,7 +106,9 @@ class Step:
 
     def run(self, game: Any, state: Any, frame: tuple) -> Decision | None:
         """Return the decision this frame asks, or do automatic work and return ``None``."""
-        raise NotImplementedError(f"step {self.name!r} defines no run")
+        # A step class without ``run`` breaks the contract above (abc refused to instantiate it,
+        # with a TypeError too); ``choose`` below answers a step that asks no decision the same way.
+        raise TypeError(f"step {self.name!r} defines no run")
 
     def choose(self, game: Any, state: Any, frame: tuple, option: Option) -> None:
         """Carry out ``option`` of the decision :meth:`run` returned for ``frame``."""
