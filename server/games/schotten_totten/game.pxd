@@ -10,7 +10,7 @@ from .state cimport STState
 
 cpdef _st_decision(game, STState state)
 
-@cython.locals(step=STStep, frame=tuple)
+@cython.locals(step=STStep, frame=tuple, stack=list)
 cpdef _st_apply(game, STState state, option)
 
 @cython.locals(step=STStep, frame=tuple, stack=list)

@@ -54,13 +54,24 @@ def _st_apply(game, state: STState, option) -> None:
         state.history = ((number, decision.role, decision.step, option.key, hidden[0], hidden[1]), state.history)
     state.pending = None
     step.choose(game, state, frame, option)
-    _st_settle(game, state)
+    if state.outcome is not None:
+        return
+    # _st_settle's loop, inlined: calling it instead costs 4% of the pure engine's games/s
+    # (bench_schotten_totten --clock cpu, 5 interleaved rounds), one call per choice.
+    stack = state.stack
+    for _ in _BUDGET:
+        frame = stack[-1]
+        step = STEPS[frame[0]]
+        decision = step.run(game, state, frame)
+        if decision is not None:
+            state.pending = decision
+            return
+        if state.outcome is not None:
+            return
+    raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
 
 
 def _st_settle(game, state: STState) -> None:
-    """Run automatic frames until one asks a decision or the match ends (at most SETTLE_BUDGET).
-    A match ended by the budget's last frame is ended, not stalled (as apply's inlined copy of
-    this loop had it)."""
     if game.steps is not STEPS:
         StackGame._settle(game, state)
         return
@@ -74,8 +85,7 @@ def _st_settle(game, state: STState) -> None:
         if decision is not None:
             state.pending = decision
             return
-    if state.outcome is None:
-        raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
+    raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
 
 
 class SchottenTotten(StackGame):
