@@ -7,6 +7,15 @@ APIs: asyncio → trio through :meth:`TrioBridge.call_soon` / :meth:`TrioBridge.
 through the trio token), trio → asyncio by resolving asyncio futures and queues directly (trio code
 runs inside an asyncio callback, so that is safe).
 
+Trio's own guest mode waits for I/O in a worker thread whenever it is idle, so every wake-up from
+asyncio (a bot's answer arriving) costs two thread hand-offs and the GIL twice: ~80 µs of the
+~165 µs an answer took to reach its match (benchmarks/bench_referee.py). :class:`_OneThreadGuest`
+drives the same guest run without that thread: when trio is idle, the asyncio loop itself watches
+trio's epoll descriptor (readable when any of trio's I/O is ready, or when trio is woken) and
+trio's next deadline. It uses trio internals (the guest run's generator), so it is used only where
+they are as expected (checked at start, trio pinned); otherwise, or with
+``STANDOFF_TRIO_GUEST=threads``, trio's own guest mode runs, unchanged in behaviour.
+
 Shutdown order (DESIGN §4): stop the gRPC server → :meth:`TrioBridge.stop` cancels trio → wait for
 trio to finish → leave the loop.
 """
@@ -14,12 +23,19 @@ trio to finish → leave the loop.
 from __future__ import annotations
 
 import asyncio
+import math
+import os
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import outcome as outcome_lib
 import trio
+from sniffio import thread_local as sniffio_library
+
+#: ``threads``: trio's own guest mode (idle waits in a worker thread) instead of
+#: :class:`_OneThreadGuest`: for troubleshooting, and to test both.
+GUEST_ENV = "STANDOFF_TRIO_GUEST"
 
 
 class TrioBridge:
@@ -29,6 +45,9 @@ class TrioBridge:
         self.nursery: trio.Nursery | None = None
         self._done: asyncio.Future[outcome_lib.Outcome] | None = None
         self._cancel: trio.CancelScope | None = None
+        #: Whether trio runs on :class:`_OneThreadGuest`: then asyncio code may reschedule trio
+        #: tasks directly (:meth:`wake`), trio being idle between its ticks on this thread.
+        self.one_thread = False
 
     async def start(self, main: Callable[..., Awaitable[Any]]) -> None:
         """Start trio as a guest and run ``await main(task_status=...)`` in its root nursery;
@@ -59,18 +78,44 @@ class TrioBridge:
                 else:
                     started.set_exception(RuntimeError("trio stopped before it started"))
 
+        first: list[Callable[[], Any]] = []
+
+        def not_threadsafe(fn: Callable[[], Any]) -> None:
+            # The first call hands over the guest run's first tick: kept, to choose a driver.
+            if first:
+                loop.call_soon(fn)
+            else:
+                first.append(fn)
+
         trio.lowlevel.start_guest_run(
             root,
             run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            run_sync_soon_not_threadsafe=not_threadsafe,
             done_callback=done,
             host_uses_signal_set_wakeup_fd=True,
         )
+        driver = _OneThreadGuest.of(loop, first[0])
+        if driver is None:
+            loop.call_soon(first[0])  # trio's own guest ticks from here on
+        else:
+            self.one_thread = True
+            loop.call_soon(driver.tick)
         await started
 
     def call_soon(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run the synchronous ``fn(*args)`` inside trio, soon (from asyncio code)."""
         assert self.token is not None
         self.token.run_sync_soon(fn, *args)
+
+    def wake(self, lot: trio.lowlevel.ParkingLot) -> None:
+        """Wake the trio tasks parked in ``lot`` (from asyncio code). With one thread, at once:
+        asyncio code runs only between trio's ticks, and trio allows the host to reschedule its
+        tasks then (``unrolled_run``'s comments: "some code in the host thread rescheduled a
+        task"); the next tick runs them. Otherwise through the token, like :meth:`call_soon`."""
+        if self.one_thread:
+            lot.unpark_all()
+        else:
+            self.call_soon(lot.unpark_all)
 
     def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> asyncio.Future[Any]:
         """Run ``await fn(*args)`` as a trio task; its result or exception resolves the returned
@@ -128,12 +173,12 @@ class Inbox:
         if len(self.items) >= self.limit:
             return False
         self.items.append(item)
-        self.bridge.call_soon(self._lot.unpark_all)
+        self.bridge.wake(self._lot)
         return True
 
     def close(self) -> None:
         self.closed = True
-        self.bridge.call_soon(self._lot.unpark_all)
+        self.bridge.wake(self._lot)
 
     async def get(self) -> Any:
         """The next item, or ``None`` once closed and drained."""
@@ -142,3 +187,84 @@ class Inbox:
                 return None
             await self._lot.park()
         return self.items.popleft()
+
+
+class _OneThreadGuest:
+    """Trio's guest run, driven by the asyncio loop alone (see the module's docstring).
+
+    Each :meth:`tick` is trio's ``GuestState.guest_tick`` but for the idle wait: instead of
+    ``get_events(timeout)`` in a worker thread, the loop watches trio's epoll descriptor and a
+    timer for ``timeout``, then polls trio's I/O without blocking (:meth:`ready`). ``get_events``
+    answers falsy only when nothing happened, which is what a wait that ran out answers too.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, guest: Any) -> None:
+        self.loop = loop
+        self.guest = guest
+        self.runner = guest.runner
+        self.io = guest.runner.io_manager
+        self.fd = self.io._epoll.fileno()
+        self.timer: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop, first_tick: Callable[[], Any]) -> _OneThreadGuest | None:
+        """The driver for the guest run whose first tick is ``first_tick``, or None where trio's
+        internals are not as this driver expects (or :data:`GUEST_ENV` asks for threads)."""
+        if os.environ.get(GUEST_ENV, "") == "threads":
+            return None
+        guest = getattr(first_tick, "__self__", None)
+        runner = getattr(guest, "runner", None)
+        io = getattr(runner, "io_manager", None)
+        expected = (
+            getattr(first_tick, "__name__", "") == "guest_tick"
+            and all(hasattr(guest, name) for name in ("unrolled_run_gen", "unrolled_run_next_send", "done_callback"))
+            and hasattr(runner, "guest_tick_scheduled")
+            and hasattr(runner, "main_task_outcome")
+            and callable(getattr(io, "get_events", None))
+            and hasattr(getattr(io, "_epoll", None), "fileno")
+        )
+        if not expected:
+            return None
+        driver = cls(loop, guest)
+        try:  # a loop without readers (Windows' proactor) cannot host it
+            loop.add_reader(driver.fd, driver.ready)
+            loop.remove_reader(driver.fd)
+        except (NotImplementedError, OSError, ValueError):
+            return None
+        return driver
+
+    def tick(self) -> None:
+        guest = self.guest
+        previous, sniffio_library.name = sniffio_library.name, "trio"
+        try:
+            timeout = guest.unrolled_run_next_send.send(guest.unrolled_run_gen)
+        except StopIteration:
+            guest.done_callback(self.runner.main_task_outcome)
+            return
+        except trio.TrioInternalError as exc:
+            guest.done_callback(outcome_lib.Error(exc))
+            return
+        finally:
+            sniffio_library.name = previous
+        events = outcome_lib.capture(self.io.get_events, 0)
+        if timeout <= 0 or isinstance(events, outcome_lib.Error) or events.value:
+            guest.unrolled_run_next_send = events
+            self.runner.guest_tick_scheduled = True
+            self.loop.call_soon(self.tick)
+            return
+        # Idle: trio's force_guest_tick_asap (a task rescheduled from outside, the token) now
+        # writes its wake-up socket, which makes the epoll descriptor readable.
+        self.runner.guest_tick_scheduled = False
+        self.loop.add_reader(self.fd, self.ready)
+        if timeout != math.inf:
+            self.timer = self.loop.call_later(timeout, self.ready)
+
+    def ready(self) -> None:
+        """Trio's I/O is ready, it was woken, or its deadline came: its next tick."""
+        self.loop.remove_reader(self.fd)
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.guest.unrolled_run_next_send = outcome_lib.capture(self.io.get_events, 0)
+        self.runner.guest_tick_scheduled = True
+        self.tick()

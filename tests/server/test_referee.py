@@ -10,6 +10,7 @@ import time
 
 import grpc
 import pytest
+import trio
 from kits.server import RawClient, ServerThread
 
 from standoff.bots.random_bot import RandomBot
@@ -245,12 +246,29 @@ def test_disconnect_beyond_the_grace_window_forfeits(server):
     assert {(f.role, f.kind): f.count for f in summary.result.faults} == {("p1", "disconnect"): 1}
 
 
-def test_flooding_ends_the_session_with_resource_exhausted(tmp_path):
+def test_flooding_ends_the_session_with_resource_exhausted(tmp_path, monkeypatch):
+    """A bot that sends faster than the referee drains its inbox is ended with RESOURCE_EXHAUSTED.
+    The referee is made slow on purpose (a session task that pauses after the hello): with trio on
+    the loop's own thread the referee otherwise keeps pace with one stream, so the flood would
+    depend on timing."""
+    from standoff.server.bridge import Inbox
+
+    get = Inbox.get
+    slowed: set[int] = set()
+
+    async def slow_get(self):
+        item = await get(self)
+        if id(self) not in slowed:  # after each session's first message (its hello), a pause
+            slowed.add(id(self))
+            await trio.sleep(2)
+        return item
+
+    monkeypatch.setattr(Inbox, "get", slow_get)
     srv = ServerThread(tmp_path, inbox_limit=2).start()
     try:
         client = RawClient(srv.address, srv.admin)
         empty = pb.PlayRequest().SerializeToString()
-        for _ in range(5000):
+        for _ in range(50):
             client.send(empty)
         # Generous: on a loaded machine replies can pause; this is not a timed assertion.
         while client.next(timeout=60) is not None:
