@@ -667,9 +667,11 @@ class Referee:
         seat = match.seats[ask.role]
         driver = match.driver
         while True:
+            seat.asked_at = None
             started = trio.current_time()
             result = await seat.ask(match, ask)
-            elapsed_ms = (trio.current_time() - started) * 1000.0
+            # The clock runs from when the decision left for the bot (after its view was built).
+            elapsed_ms = (trio.current_time() - (seat.asked_at or started)) * 1000.0
             if result[0] == "ok":
                 _, index, think_ms = result
                 seat.asked()

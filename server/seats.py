@@ -124,6 +124,10 @@ class Seat(ABC):
     #: Whether a session (a remote bot, or a runner's) answers for this seat.
     remote = False
     identity = ""  # the token name that may answer for this seat (remote seats)
+    #: When the pending decision left the referee for the bot (trio time), set by :meth:`ask`:
+    #: the bot's clock runs from then, so the referee's own work (building the view) is never
+    #: charged to it, as a chess server starts the clock when the move is sent.
+    asked_at: float | None = None
 
     def __init__(self, role: str, bot: str) -> None:
         self.role, self.bot = role, bot
@@ -160,7 +164,7 @@ class LocalSeat(Seat):
 
     async def ask(self, match: Any, ask: Any) -> tuple:
         prepared = self.local.prepare(match.driver.state, ask.decision, ask.number, ask.clocks)
-        started = trio.current_time()
+        started = self.asked_at = trio.current_time()
         with trio.move_on_after(ask.allowance_ms / 1000.0):
             try:
                 index = await trio.to_thread.run_sync(self.local.answer, prepared, abandon_on_cancel=True)
@@ -260,10 +264,11 @@ class RemoteSeat(Seat):
         (:meth:`ask`) or by a match host (:mod:`.hosting`), the same waiting, the same faults."""
         pending = self.pending = _Waiting(number, message, rebuild)
         receive = self.events[1]
+        self.asked_at = trio.current_time()  # disconnected or not: the clock runs from now
         if self.session is not None:
             self.session.send(pending.message)
             pending.sent_to = self.session
-        deadline = trio.current_time() + allowance_ms / 1000.0
+        deadline = self.asked_at + allowance_ms / 1000.0
         while True:
             if self.session is None:
                 if self.disconnected_for_good:

@@ -1,0 +1,79 @@
+"""A decision's clock runs from when the referee sends it (docs/protocol.md, "clocks"), not from
+when the referee began building the bot's view: the referee's own work is never charged to a bot.
+Checked on virtual time (trio's MockClock): building the view "takes" 5 s, the bot answers at
+once, and the charge must be about nothing."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import trio
+import trio.testing
+
+from standoff.server import seats as seats_module
+from standoff.server.faults import FORFEIT
+from standoff.server.referee import Referee
+from standoff.server.seats import LocalSeat, RemoteSeat
+
+BUILD_S = 5.0
+
+
+class _Driver:
+    def __init__(self) -> None:
+        self.charged: list[float] = []
+        self.state = None
+
+    def answer(self, ask, index, elapsed_ms, timing) -> None:
+        self.charged.append(elapsed_ms)
+
+
+def _ask(number: int = 1) -> SimpleNamespace:
+    decision = SimpleNamespace(role="p1", step="s", prompt="", options=("a", "b"))
+    return SimpleNamespace(role="p1", number=number, decision=decision, allowance_ms=60_000, clocks={}, attempt=0)
+
+
+def test_a_remote_seat_is_charged_from_the_send(monkeypatch):
+    clock = trio.testing.MockClock()
+
+    def slow_build(game, state, role, match_id, ask, history_from):
+        clock.jump(BUILD_S)  # the referee builds the view: virtual seconds pass
+        return b"decision", None
+
+    monkeypatch.setattr(seats_module, "decision_bytes", slow_build)
+    seat = RemoteSeat("p1", "remote:alice", "alice")
+
+    class Session:
+        def send(self, message):  # the bot answers the moment the decision reaches it
+            seat.events[0].send_nowait(("choice", 1, 1, 0, None))
+
+    seat.session = Session()
+    driver = _Driver()
+    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
+
+    async def main() -> None:
+        await Referee._ask(None, match, _ask())
+
+    trio.run(main, clock=clock)
+    assert driver.charged == [0.0]  # not the 5,000 ms the view took to build
+
+
+def test_a_local_seat_is_charged_from_the_hand_over(monkeypatch):
+    clock = trio.testing.MockClock()
+
+    class Local:
+        def prepare(self, state, decision, number, clocks):
+            clock.jump(BUILD_S)
+            return "prepared"
+
+        def answer(self, prepared):
+            return 0
+
+    seat = LocalSeat("p1", "random", Local())
+    driver = _Driver()
+    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
+
+    async def main() -> None:
+        await Referee._ask(None, match, _ask())
+
+    trio.run(main, clock=clock)
+    assert driver.charged == [0.0]
