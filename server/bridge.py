@@ -48,6 +48,7 @@ class TrioBridge:
         #: Whether trio runs on :class:`_OneThreadGuest`: then asyncio code may reschedule trio
         #: tasks directly (:meth:`wake`), trio being idle between its ticks on this thread.
         self.one_thread = False
+        self.driver: _OneThreadGuest | None = None
 
     async def start(self, main: Callable[..., Awaitable[Any]]) -> None:
         """Start trio as a guest and run ``await main(task_status=...)`` in its root nursery;
@@ -98,6 +99,7 @@ class TrioBridge:
         if driver is None:
             loop.call_soon(first[0])  # trio's own guest ticks from here on
         else:
+            self.driver = driver
             self.one_thread = True
             loop.call_soon(driver.tick)
         await started
@@ -112,7 +114,9 @@ class TrioBridge:
         asyncio code runs only between trio's ticks, and trio allows the host to reschedule its
         tasks then (``unrolled_run``'s comments: "some code in the host thread rescheduled a
         task"); the next tick runs them. Otherwise through the token, like :meth:`call_soon`."""
-        if self.one_thread:
+        if self.driver is not None:
+            if lot:
+                self.driver.resume_soon()  # before trio would write its wake-up socket
             lot.unpark_all()
         else:
             self.call_soon(lot.unpark_all)
@@ -205,6 +209,7 @@ class _OneThreadGuest:
         self.io = guest.runner.io_manager
         self.fd = self.io._epoll.fileno()
         self.timer: asyncio.TimerHandle | None = None
+        self.idle = False  # waiting on the loop (reader and timer set)
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop, first_tick: Callable[[], Any]) -> _OneThreadGuest | None:
@@ -255,16 +260,34 @@ class _OneThreadGuest:
         # Idle: trio's force_guest_tick_asap (a task rescheduled from outside, the token) now
         # writes its wake-up socket, which makes the epoll descriptor readable.
         self.runner.guest_tick_scheduled = False
+        self.idle = True
         self.loop.add_reader(self.fd, self.ready)
         if timeout != math.inf:
             self.timer = self.loop.call_later(timeout, self.ready)
 
     def ready(self) -> None:
         """Trio's I/O is ready, it was woken, or its deadline came: its next tick."""
-        self.loop.remove_reader(self.fd)
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+        self._unwatch()
+        self._resume()
+
+    def resume_soon(self) -> None:
+        """A tick soon, if trio is idle (from asyncio code about to reschedule a trio task): the
+        same as trio writing its wake-up socket and the loop seeing it, one syscall and one
+        poll fewer."""
+        if self.idle:
+            self._unwatch()
+            self.runner.guest_tick_scheduled = True  # so trio's reschedule does not write it
+            self.loop.call_soon(self._resume)
+
+    def _unwatch(self) -> None:
+        if self.idle:
+            self.idle = False
+            self.loop.remove_reader(self.fd)
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    def _resume(self) -> None:
         self.guest.unrolled_run_next_send = outcome_lib.capture(self.io.get_events, 0)
         self.runner.guest_tick_scheduled = True
         self.tick()
