@@ -168,3 +168,30 @@ def test_a_failing_start_is_reported(mode):
         asyncio.run(go())
     assert "cannot start" in repr(info.value) or any(
         "cannot start" in repr(e) for e in getattr(info.value, "exceptions", ()))
+
+
+def test_a_remote_match_is_played_alike_on_both_drivers(tmp_path, monkeypatch):
+    """The whole referee on each driver: a seeded match between a remote SDK bot and a built-in
+    one, its record (timings aside) the same on both."""
+    from kits.server import ServerThread, comparable_record
+
+    from standoff.bots.random_bot import RandomBot
+    from standoff.sdk.client import run_in_thread
+
+    records = {}
+    for mode in ("one-thread", "threads"):
+        if mode == "threads":
+            monkeypatch.setenv(GUEST_ENV, "threads")
+        else:
+            monkeypatch.delenv(GUEST_ENV, raising=False)
+        srv = ServerThread(tmp_path / mode).start()
+        try:
+            thread, box = run_in_thread(RandomBot(7), srv.address, srv.tokens.add("alice"), matches=1)
+            started = srv.start_match(["remote:alice", "greedy"], wait=True, seed=1234)
+            thread.join(60)
+            assert len(box) == 1 and started.summary.result.termination in ("breakthrough", "envelopment")
+            records[mode] = comparable_record(srv.record(started.match_id), match_id=False)
+        finally:
+            srv.stop()
+    assert records["one-thread"] == records["threads"]
+    assert len(records["one-thread"]) > 50
