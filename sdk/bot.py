@@ -36,8 +36,9 @@ class Bot:
     """Base class of every bot, built-in or third-party.
 
     Subclasses set ``name`` and ``games`` (the games they play; empty means every game) and
-    override :meth:`choose`. ``start`` and ``end`` are optional hooks. ``uses_view = False`` lets
-    in-process runners skip building views for bots that never read them.
+    override :meth:`choose`. ``start`` and ``end`` are optional hooks. ``uses_view = False`` says
+    the bot never reads its view: it gets ``None`` instead, in-process runners skip building
+    views for it and the SDK's client skips decoding them.
 
     ``fallbacks`` counts the fallbacks taken in the current match after an internal error
     (:meth:`count_fallback`); ``start`` sets it to 0.

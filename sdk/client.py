@@ -127,6 +127,7 @@ async def _session(bot, channel, token, matches, results, started, book, hooks) 
     """One ``Play`` stream. Returns True when done (enough matches, or the server closed). A
     seat is a match id and a role (one session may hold both seats of a match)."""
     on_error, on_result = hooks or (None, None)
+    uses_view = getattr(bot, "uses_view", True) is not False
     call = channel.stream_stream(
         "/standoff.v1.RefereeService/Play",
         request_serializer=pb.PlayRequest.SerializeToString,
@@ -143,8 +144,11 @@ async def _session(bot, channel, token, matches, results, started, book, hooks) 
         while (message := await call.read()) is not grpc.aio.EOF:
             kind = message.WhichOneof("body")
             if kind == "decision":
-                decision, view = decode_decision(message.decision)
-                book.complete(f"{decision.match_id}/{decision.role}", view)
+                # A bot that reads no view (``uses_view = False``) gets None, as in-process runners
+                # give it: no view decoded, no history completed for it.
+                decision, view = decode_decision(message.decision, uses_view)
+                if uses_view:
+                    book.complete(f"{decision.match_id}/{decision.role}", view)
                 begin = time.perf_counter()
                 index = bot.choose(decision, view)
                 think_us = int((time.perf_counter() - begin) * 1e6)

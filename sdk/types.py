@@ -95,11 +95,11 @@ def _option(key: str, label: str) -> Option:
     return found
 
 
-def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
+def decode_decision(msg: pb.Decision, with_view: bool = True) -> tuple[Decision, Any]:
     """A wire ``Decision`` as the bot sees it: ``(decision, view)`` where ``view`` is the typed
     view of the game (e.g. a ``SchottenTottenView`` message; for a game plugin its own message
     where the plugin is installed, else the engine-style dict: :func:`standoff.sdk.views.decode_view`),
-    or ``None`` if none was sent."""
+    or ``None`` if none was sent (or ``with_view`` is false: a bot that reads no view)."""
     decision = Decision(
         match_id=msg.match_id,
         decision_id=msg.decision_id,
@@ -110,7 +110,7 @@ def decode_decision(msg: pb.Decision) -> tuple[Decision, Any]:
         clocks={c.role: c.time_left_ms for c in msg.clocks},
         attempt=msg.attempt,
     )
-    return decision, decode_view(msg.view)
+    return decision, decode_view(msg.view) if with_view else None
 
 
 class HistoryBook:

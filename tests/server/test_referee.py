@@ -62,6 +62,37 @@ def test_two_sdk_bots_play_complete_matches(server):
     assert sum(s.played for s in standings.standings) == 4
 
 
+def test_an_sdk_bot_that_reads_no_view_gets_none_and_one_that_does_gets_it(server):
+    """``uses_view = False``: the SDK's client decodes no view for the bot (None, as in-process
+    runners give it); a bot that reads views gets every one, its history complete."""
+
+    class Blind(RandomBot):
+        uses_view = False
+
+        def choose(self, decision, view):
+            seen.append(("blind", view))
+            return super().choose(decision, view)
+
+    class Seeing(RandomBot):
+        uses_view = True
+
+        def choose(self, decision, view):
+            seen.append(("seeing", view))
+            return super().choose(decision, view)
+
+    seen: list = []
+    ta, box_a = run_in_thread(Blind(1), server.address, server.tokens.add("alice"), matches=1)
+    tb, box_b = run_in_thread(Seeing(2), server.address, server.tokens.add("bob"), matches=1)
+    server.start_match(["remote:alice", "remote:bob"], seed=5, wait=True)
+    ta.join(30), tb.join(30)
+    assert len(box_a) == len(box_b) == 1 and box_a[0].termination in ("breakthrough", "envelopment")
+    blind = [view for who, view in seen if who == "blind"]
+    seeing = [view for who, view in seen if who == "seeing"]
+    assert blind and all(view is None for view in blind)
+    assert seeing and all(view is not None and view.history_from == 0 for view in seeing)
+    assert [entry.number for entry in seeing[-1].history] == list(range(1, len(seeing[-1].history) + 1))
+
+
 def test_plugin_vs_remote_match_and_record_over_the_wire(server):
     alice = server.tokens.add("alice")
     thread, box = run_in_thread(RandomBot(3), server.address, alice, matches=1)
