@@ -34,8 +34,18 @@ import trio
 from sniffio import thread_local as sniffio_library
 
 #: ``threads``: trio's own guest mode (idle waits in a worker thread) instead of
-#: :class:`_OneThreadGuest`: for troubleshooting, and to test both.
+#: :class:`_OneThreadGuest` (``one-thread``, the default): for troubleshooting, and to test both.
 GUEST_ENV = "STANDOFF_TRIO_GUEST"
+GUEST_MODES = ("one-thread", "threads")
+
+
+def guest_mode() -> str:
+    """The guest mode :data:`GUEST_ENV` asks for (unset or empty: ``one-thread``); ValueError
+    with a one-line message for any other value."""
+    mode = os.environ.get(GUEST_ENV, "") or "one-thread"
+    if mode not in GUEST_MODES:
+        raise ValueError(f"{GUEST_ENV}={mode!r} is not a guest mode: use {' or '.join(GUEST_MODES)}")
+    return mode
 
 
 class TrioBridge:
@@ -45,14 +55,15 @@ class TrioBridge:
         self.nursery: trio.Nursery | None = None
         self._done: asyncio.Future[outcome_lib.Outcome] | None = None
         self._cancel: trio.CancelScope | None = None
-        #: Whether trio runs on :class:`_OneThreadGuest`: then asyncio code may reschedule trio
+        #: Set when trio runs on :class:`_OneThreadGuest`: then asyncio code may reschedule trio
         #: tasks directly (:meth:`wake`), trio being idle between its ticks on this thread.
-        self.one_thread = False
         self.driver: _OneThreadGuest | None = None
 
     async def start(self, main: Callable[..., Awaitable[Any]]) -> None:
         """Start trio as a guest and run ``await main(task_status=...)`` in its root nursery;
-        returns once ``main`` called ``task_status.started()``."""
+        returns once ``main`` called ``task_status.started()``. ValueError if :data:`GUEST_ENV`
+        names no guest mode (before anything starts)."""
+        mode = guest_mode()
         loop = self.loop = asyncio.get_running_loop()
         self._done = loop.create_future()
         started: asyncio.Future[None] = loop.create_future()
@@ -95,14 +106,15 @@ class TrioBridge:
             done_callback=done,
             host_uses_signal_set_wakeup_fd=True,
         )
-        driver = _OneThreadGuest.of(loop, first[0])
-        if driver is None:
-            loop.call_soon(first[0])  # trio's own guest ticks from here on
-        else:
-            self.driver = driver
-            self.one_thread = True
-            loop.call_soon(driver.tick)
+        self.driver = _OneThreadGuest.of(loop, first[0]) if mode == "one-thread" else None
+        # The first tick: the driver's, or trio's own guest ticks from here on.
+        loop.call_soon(first[0] if self.driver is None else self.driver.tick)
         await started
+
+    @property
+    def one_thread(self) -> bool:
+        """Whether trio runs on :class:`_OneThreadGuest` (its idle waits on the loop itself)."""
+        return self.driver is not None
 
     def call_soon(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run the synchronous ``fn(*args)`` inside trio, soon (from asyncio code)."""
@@ -213,9 +225,10 @@ class _OneThreadGuest:
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop, first_tick: Callable[[], Any]) -> _OneThreadGuest | None:
-        """The driver for the guest run whose first tick is ``first_tick``, or None where trio's
-        internals are not as this driver expects (or :data:`GUEST_ENV` asks for threads)."""
-        if os.environ.get(GUEST_ENV, "") == "threads":
+        """The driver for the guest run whose first tick is ``first_tick``, or None where it
+        cannot drive it: trio's internals are not as it expects, or the loop does not wait with a
+        selector (Windows' proactor, uvloop), so cannot watch trio's descriptor."""
+        if not isinstance(loop, asyncio.SelectorEventLoop):
             return None
         guest = getattr(first_tick, "__self__", None)
         runner = getattr(guest, "runner", None)
@@ -228,15 +241,7 @@ class _OneThreadGuest:
             and callable(getattr(io, "get_events", None))
             and hasattr(getattr(io, "_epoll", None), "fileno")
         )
-        if not expected:
-            return None
-        driver = cls(loop, guest)
-        try:  # a loop without readers (Windows' proactor) cannot host it
-            loop.add_reader(driver.fd, driver.ready)
-            loop.remove_reader(driver.fd)
-        except (NotImplementedError, OSError, ValueError):
-            return None
-        return driver
+        return cls(loop, guest) if expected else None
 
     def tick(self) -> None:
         guest = self.guest

@@ -671,7 +671,7 @@ class Referee:
             started = trio.current_time()
             result = await seat.ask(match, ask)
             # The clock runs from when the decision left for the bot (after its view was built).
-            elapsed_ms = (trio.current_time() - (seat.asked_at or started)) * 1000.0
+            elapsed_ms = (trio.current_time() - (started if seat.asked_at is None else seat.asked_at)) * 1000.0
             if result[0] == "ok":
                 _, index, think_ms = result
                 seat.asked()

@@ -37,7 +37,7 @@ from grpc_reflection.v1alpha import reflection
 from standoff.v1 import referee_pb2 as pb
 
 from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, RegistryError, TokenRegistry
-from .bridge import Inbox, TrioBridge
+from .bridge import Inbox, TrioBridge, guest_mode
 from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
 from .host_pool import HostPool
@@ -574,6 +574,10 @@ async def start_server(
             f"refusing plaintext on non-loopback address {address}: give --tls-cert/--tls-key, "
             "or --insecure if you really mean it"
         )
+    try:
+        guest_mode()  # a mistyped STANDOFF_TRIO_GUEST: one line, before anything binds
+    except ValueError as exc:
+        raise ServeError(str(exc)) from None
     server = grpc.aio.server(options=SERVER_OPTIONS)
     if tls is not None:
         try:

@@ -195,3 +195,28 @@ def test_a_remote_match_is_played_alike_on_both_drivers(tmp_path, monkeypatch):
             srv.stop()
     assert records["one-thread"] == records["threads"]
     assert len(records["one-thread"]) > 50
+
+
+def test_a_mistyped_guest_mode_is_one_line_and_nothing_starts(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    monkeypatch.setenv(GUEST_ENV, "thread")
+    with pytest.raises(ValueError, match="STANDOFF_TRIO_GUEST='thread' is not a guest mode: use one-thread or threads"):
+        asyncio.run(_started(TrioBridge()))
+    done = subprocess.run([sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0",
+                           "--data-dir", str(tmp_path / "data")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        "standoff: error: STANDOFF_TRIO_GUEST='thread' is not a guest mode: use one-thread or threads"]
+    monkeypatch.setenv(GUEST_ENV, "one-thread")  # the default, named
+    assert asyncio.run(_driver_in_use())
+
+
+async def _driver_in_use() -> bool:
+    bridge = TrioBridge()
+    await _started(bridge)
+    try:
+        return bridge.one_thread
+    finally:
+        await bridge.stop()
