@@ -8,8 +8,8 @@ SDK bot (`standoff bot run random`, a process of its own; --in-thread shares the
 the in-process `random` plugin, then reads the records: per decision the referee measures
 `elapsed_ms` (decision sent → answer in), the bot reports `think_ms`; the difference is what the
 referee, the wire and the SDK cost (the referee's building of the view comes before the send, as
-the bot's clock starts there: it shows in bot decisions/s, not in these). Two bare gRPC floors are measured first, in the same process
-as the server, before it starts:
+the bot's clock starts there: it shows in bot decisions/s, not in these). Two bare gRPC floors are
+measured first, in the same process as the server, before it starts:
 
 * **aio floor** (the one the goal ratio uses): what a real remote bot's wire costs at the least.
   A grpc.aio server in this process sends, on a bidi stream, the serialised decision messages of a
