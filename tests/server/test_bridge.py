@@ -31,17 +31,9 @@ async def _started(bridge: TrioBridge) -> None:
 
 
 def test_the_driver_is_the_one_asked_for(mode):
-    async def go():
-        bridge = TrioBridge()
-        await _started(bridge)
-        try:
-            return bridge.one_thread
-        finally:
-            await bridge.stop()
-
     # On Linux with this trio the one-thread driver must be in use: if trio's internals change,
     # this fails instead of the server silently falling back to the slower threads.
-    assert asyncio.run(go()) is (mode == "one-thread")
+    assert asyncio.run(_driver_in_use()) is (mode == "one-thread")
 
 
 def test_deadlines_io_calls_and_wakeups(mode, monkeypatch):
