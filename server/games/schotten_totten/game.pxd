@@ -10,8 +10,10 @@ from .state cimport STState
 
 cpdef _st_decision(game, STState state)
 
-@cython.locals(step=STStep, frame=tuple, stack=list)
 cpdef _st_apply(game, STState state, option)
+
+@cython.locals(step=STStep, frame=tuple, stack=list)
+cpdef _st_apply_pending(game, STState state, option)
 
 @cython.locals(step=STStep, frame=tuple, stack=list)
 cpdef _st_settle(game, STState state)

@@ -38,10 +38,16 @@ def _st_decision(game, state: STState):
 
 
 def _st_apply(game, state: STState, option) -> None:
-    decision = state.pending
-    if decision is None or game.steps is not STEPS:
+    if state.pending is None or game.steps is not STEPS:
         StackGame.apply(game, state, option)
         return
+    _st_apply_pending(game, state, option)
+
+
+def _st_apply_pending(game, state: STState, option) -> None:
+    """:func:`_st_apply` once it is known that a decision is pending and ``game`` plays
+    :data:`STEPS` (the playout checks the game once, not at every choice)."""
+    decision = state.pending
     frame = state.stack[-1]
     name = frame[0]
     step = STEPS[name]

@@ -1,8 +1,11 @@
 # Cython's augmenting declarations for playout.py (read only by `standoff accelerate`; see
 # server/accelerate.py). The loop knows the state's type and calls the engine's decision and
 # apply (game.pxd) as C functions.
-from .game cimport _st_apply, _st_decision
+import cython
+
+from .game cimport _st_apply, _st_apply_pending, _st_decision
 from .state cimport STState
 
 
+@cython.locals(own_steps=cython.bint)
 cpdef random_playout(game, STState state, rng)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.game import CHANCE, sample_chance
-from .game import SchottenTotten, _st_apply, _st_decision
+from ...core.game import sample_chance
+from .game import SchottenTotten, _st_apply, _st_apply_pending, _st_decision
 from .state import STState
+from .steps import STEPS
 
 
 def plays(game: Any) -> bool:
@@ -29,19 +30,25 @@ def plays(game: Any) -> bool:
 
 def random_playout(game: Any, state: STState, rng: Any) -> None:
     getrandbits = rng.getrandbits
+    # Whether the game plays this module's step table: checked once here, not at every choice.
+    own_steps = game.steps is STEPS
     while True:
         decision = _st_decision(game, state)
         if decision is None:
             return
         options = decision.options
-        if decision.role == CHANCE and decision.weights is not None:
-            _st_apply(game, state, options[sample_chance(rng, decision)])
-            continue
-        n = len(options)
-        if not n:
-            rng.randrange(n)  # no option: randrange's own error
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
+        if decision.weights is not None:  # only chance decisions have weights (core.game.Decision)
+            option = options[sample_chance(rng, decision)]
+        else:
+            n = len(options)
+            if not n:
+                rng.randrange(n)  # no option: randrange's own error
+            k = n.bit_length()
             r = getrandbits(k)
-        _st_apply(game, state, options[r])
+            while r >= n:
+                r = getrandbits(k)
+            option = options[r]
+        if own_steps:
+            _st_apply_pending(game, state, option)
+        else:
+            _st_apply(game, state, option)
