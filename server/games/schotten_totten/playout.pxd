@@ -7,5 +7,5 @@ from .game cimport _st_apply, _st_apply_pending, _st_decision
 from .state cimport STState
 
 
-@cython.locals(own_steps=cython.bint)
+@cython.locals(own_steps=cython.bint, n=cython.Py_ssize_t, k=cython.int)
 cpdef random_playout(game, STState state, rng)

@@ -22,6 +22,10 @@ from .state import STState
 from .steps import STEPS
 
 
+#: ``n.bit_length()`` for the option counts of a decision (an index, not a method call)
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
 def plays(game: Any) -> bool:
     """Whether :func:`random_playout` is ``game``'s own decision/apply (not a subclass's)."""
     kind = type(game)
@@ -43,7 +47,7 @@ def random_playout(game: Any, state: STState, rng: Any) -> None:
             n = len(options)
             if not n:
                 rng.randrange(n)  # no option: randrange's own error
-            k = n.bit_length()
+            k = _BITS[n] if n < 64 else n.bit_length()
             r = getrandbits(k)
             while r >= n:
                 r = getrandbits(k)
