@@ -16,6 +16,9 @@ import random
 EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
     random.Random, "_randbelow_with_getrandbits", object())
 
+#: ``n.bit_length()`` for the sizes of a shuffled pile (an index, not a method call)
+_BITS = tuple(n.bit_length() for n in range(128))
+
 
 def shuffle(rng: random.Random, cards: list) -> None:
     """``rng.shuffle(cards)``, exactly: for a plain ``random.Random``, its loop with
@@ -26,9 +29,10 @@ def shuffle(rng: random.Random, cards: list) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
+    bits = _BITS
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n] if n < 128 else n.bit_length()
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

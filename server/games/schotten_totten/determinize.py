@@ -22,14 +22,16 @@ def redeal(state: STState, role: int, rng: random.Random) -> STState:
     n = len(state.rules.roles)
     known = set(state.known[role])
     for kind in (TROOPS, TACTICS_DECK):
-        is_kind = (lambda c: c < 60) if kind == TROOPS else (lambda c: c >= 60)
+        troops = kind == TROOPS  # troops are the cards below 60, tactics the others
         pool: list[int] = list(state.decks[kind])
         for card, knower in state.tops[kind]:
             if knower != role:
                 pool.append(card)
         for other in range(n):
             if other != role:
-                pool.extend(c for c in state.hands[other] if is_kind(c) and c not in known)
+                for card in state.hands[other]:
+                    if (card < 60) == troops and card not in known:
+                        pool.append(card)
         shuffle(rng, pool)
         # Hand them back slot by slot in a fixed order, so that counts are kept.
         new_tops = []
@@ -39,10 +41,17 @@ def redeal(state: STState, role: int, rng: random.Random) -> STState:
         for other in range(n):
             if other == role:
                 continue
-            hand = [c for c in new.hands[other] if not is_kind(c) or c in known]
-            hand.extend(pool.pop() for c in state.hands[other] if is_kind(c) and c not in known)
-            new.hands[other] = tuple(sorted(hand))
-        new.decks[kind] = tuple(sorted(pool))
+            hand = []
+            for card in new.hands[other]:  # the other kind's cards, and the known ones, stay
+                if (card < 60) != troops or card in known:
+                    hand.append(card)
+            for card in state.hands[other]:
+                if (card < 60) == troops and card not in known:
+                    hand.append(pool.pop())
+            hand.sort()
+            new.hands[other] = tuple(hand)
+        pool.sort()
+        new.decks[kind] = tuple(pool)
     new.pending = None  # the pending decision may list the re-dealt cards of another role
     return new
 
