@@ -556,7 +556,11 @@ def rollout(
 ) -> Outcome | None:
     """Play ``state`` (mutated: pass a copy to keep it) to the end with ``policy`` for every
     player's decision and ``rng`` for chance; return the outcome. The engine's decision cap
-    bounds every game; ``max_decisions`` stops earlier and returns ``None``."""
+    bounds every game; ``max_decisions`` stops earlier and returns ``None``.
+
+    A rollout is not a record: afterwards ``state.number`` counts its choices, but
+    ``state.history`` need not list them (Battle Line's uniform rollout leaves them out, which
+    makes it faster; no rule reads the history, so the play and the outcome are the same)."""
     rng = rng or random.Random()
     decide, apply = game.decision, game.apply
     if (policy is None or policy is random_policy) and max_decisions is None and type(rng) is random.Random \

@@ -13,7 +13,7 @@ cpdef _st_decision(game, STState state)
 cpdef _st_apply(game, STState state, option)
 
 @cython.locals(step=STStep, frame=tuple, stack=list)
-cpdef _st_apply_pending(game, STState state, option)
+cpdef _st_apply_pending(game, STState state, option, bint logged=*)
 
 @cython.locals(step=STStep, frame=tuple, stack=list)
 cpdef _st_settle(game, STState state)

@@ -7,7 +7,8 @@ uniform among its options, drawn as ``rng.randrange(len(options))`` draws it, ch
 ``randrange(n)`` is, exactly, ``getrandbits(n.bit_length())`` drawn again until below ``n``, done
 here inline (the SDK checks both before calling; tests/bots/test_simulate.py compares the two).
 The same draws as the SDK's general loop, hence the same rollouts, with or without the compiled
-engine (playout.pxd types it: the state is an STState, decision and apply are C calls).
+engine (playout.pxd types it: the state is an STState, decision and apply are C calls). The
+choices are numbered but not logged in ``state.history``: only the outcome of a rollout is kept.
 
 Pure: the caller passes the generator; nothing here draws by itself, reads a clock or logs.
 """
@@ -53,6 +54,6 @@ def random_playout(game: Any, state: STState, rng: Any) -> None:
                 r = getrandbits(k)
             option = options[r]
         if own_steps:
-            _st_apply_pending(game, state, option)
+            _st_apply_pending(game, state, option, False)
         else:
             _st_apply(game, state, option)
