@@ -221,7 +221,12 @@ class _OneThreadGuest:
         self.io = guest.runner.io_manager
         self.fd = self.io._epoll.fileno()
         self.timer: asyncio.TimerHandle | None = None
-        self.idle = False  # waiting on the loop (reader and timer set)
+        self.idle = False  # waiting on the loop (for trio's descriptor, and the timer if set)
+        # The loop watches trio's descriptor from the first idle wait to the end of the run, not
+        # from each wait to the next tick: adding and removing a reader costs two epoll_ctl
+        # calls and the selector's bookkeeping (~10 us), at least twice a decision. While trio
+        # is not idle, a readable descriptor calls :meth:`ready` for nothing (see there).
+        self.watching = False
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop, first_tick: Callable[[], Any]) -> _OneThreadGuest | None:
@@ -249,9 +254,11 @@ class _OneThreadGuest:
         try:
             timeout = guest.unrolled_run_next_send.send(guest.unrolled_run_gen)
         except StopIteration:
+            self._unwatch_for_good()
             guest.done_callback(self.runner.main_task_outcome)
             return
         except trio.TrioInternalError as exc:
+            self._unwatch_for_good()
             guest.done_callback(outcome_lib.Error(exc))
             return
         finally:
@@ -266,14 +273,18 @@ class _OneThreadGuest:
         # writes its wake-up socket, which makes the epoll descriptor readable.
         self.runner.guest_tick_scheduled = False
         self.idle = True
-        self.loop.add_reader(self.fd, self.ready)
+        if not self.watching:
+            self.watching = True
+            self.loop.add_reader(self.fd, self.ready)
         if timeout != math.inf:
             self.timer = self.loop.call_later(timeout, self.ready)
 
     def ready(self) -> None:
-        """Trio's I/O is ready, it was woken, or its deadline came: its next tick."""
-        self._unwatch()
-        self._resume()
+        """Trio's I/O is ready, it was woken, or its deadline came: its next tick. Nothing if
+        trio is not idle (its descriptor stays watched: its tick to come polls the events)."""
+        if self.idle:
+            self._unwatch()
+            self._resume()
 
     def resume_soon(self) -> None:
         """A tick soon, if trio is idle (from asyncio code about to reschedule a trio task): the
@@ -287,10 +298,16 @@ class _OneThreadGuest:
     def _unwatch(self) -> None:
         if self.idle:
             self.idle = False
-            self.loop.remove_reader(self.fd)
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
+
+    def _unwatch_for_good(self) -> None:
+        """The run is over: trio closes its descriptor, so the loop must no longer watch it."""
+        self._unwatch()
+        if self.watching:
+            self.watching = False
+            self.loop.remove_reader(self.fd)
 
     def _resume(self) -> None:
         self.guest.unrolled_run_next_send = outcome_lib.capture(self.io.get_events, 0)
