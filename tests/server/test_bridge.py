@@ -138,13 +138,20 @@ def test_stop_cancels_trio_and_the_loop_is_left_clean(mode):
             finally:
                 finished.append(True)
 
+        loop = asyncio.get_running_loop()
+        before = set(loop._selector.get_map())  # the descriptors the loop watches (asyncio's own)
         await bridge.start(main)
         await asyncio.sleep(0.01)
+        during = set(loop._selector.get_map())
         await bridge.stop()
         await asyncio.sleep(0.01)  # nothing of trio's is left to run on the loop
-        return finished
+        # Trio's descriptor was watched while it ran (one thread); the loop no longer watches a
+        # descriptor trio has closed.
+        return finished, len(during - before), set(loop._selector.get_map()) - before
 
-    assert asyncio.run(go()) == [True]
+    finished, watched, left = asyncio.run(go())
+    assert finished == [True]
+    assert watched == (1 if mode == "one-thread" else 0) and left == set()
 
 
 def test_a_failing_start_is_reported(mode):
