@@ -573,6 +573,12 @@ def rollout(
             # the same loop on the engine's own functions (compiled: C calls)
             playout.random_playout(game, state, rng)
             return game.outcome(state)
+        if game.name == "twilight-struggle":
+            from ..server.games.twilight_struggle import playout as ts_playout  # loaded with the game
+
+            if ts_playout.plays(game):
+                ts_playout.random_playout(game, state, rng)
+                return game.outcome(state)
         getrandbits = rng.getrandbits
         bits = _BITS
         while (decision := decide(state)) is not None:

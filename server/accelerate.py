@@ -67,6 +67,7 @@ MODULES = (
     "games.twilight_struggle.events.scoring",
     "games.twilight_struggle.game",
     "games.twilight_struggle.ops",
+    "games.twilight_struggle.playout",
     "games.twilight_struggle.state",
     "games.twilight_struggle.turn",
 )

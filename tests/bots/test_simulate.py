@@ -4,6 +4,7 @@ knowledge, and play on to the end with the real engine."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 
@@ -276,10 +277,11 @@ def test_inline_draws_are_randoms_own():
 
 @pytest.mark.parametrize("game_name", ["schotten-totten", "twilight-struggle"])
 def test_rollouts_from_samples_match_the_general_loop(game_name):
-    """From sampled states of mid-game positions: the default rollout (inline draws; Battle Line's
-    on the engine's own functions, playout.py) plays the same games as the general loop, and a
-    ``random.Random`` subclass takes the general path with the same result."""
+    """From sampled states of mid-game positions: the default rollout (inline draws, on the
+    engine's own functions: each game's playout.py) plays the same games as the general loop, and
+    a ``random.Random`` subclass takes the general path with the same result."""
     game = get_game(game_name)
+    assert importlib.import_module(f"{type(game).__module__.rpartition('.')[0]}.playout").plays(game)
     rules = game.rules()
     state = game.new_state(rules)
     rng = random.Random(7)
@@ -295,7 +297,7 @@ def test_rollouts_from_samples_match_the_general_loop(game_name):
     class Plain(random.Random):
         pass
 
-    for seed in range(3):
+    for seed in range(10):
         fast = belief.sample(random.Random(seed))
         general, subclass = fast.copy(), fast.copy()
         r1, r2, r3 = random.Random(seed), random.Random(seed), Plain(seed)

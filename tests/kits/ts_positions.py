@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import functools
 import inspect
@@ -208,11 +209,11 @@ class EventWatch:
             watch._inherit(state, new)
             return new
 
-        TSState.copy = copy
+        _set_type_attribute(TSState, "copy", copy)
         return self
 
     def __exit__(self, *exc) -> None:
-        TSState.copy = self._saved_copy
+        _set_type_attribute(TSState, "copy", self._saved_copy)
         TwilightStruggle.steps = self._saved_steps
         self._events.update(self._saved_events)
 
@@ -258,6 +259,31 @@ class EventWatch:
 
     def _inherit(self, state: TSState, new: TSState) -> None:
         self._open.extend([n, new, d] for n, s, d in list(self._open) if s is state)
+
+
+#: Py_TPFLAGS_IMMUTABLETYPE (CPython's object.h)
+_IMMUTABLE_TYPE = 1 << 8
+
+
+def _set_type_attribute(cls: type, name: str, value) -> None:
+    """``setattr(cls, name, value)``, also when ``cls`` is an extension type of the compiled
+    engine (TSState: state.pxd), whose type Python marks immutable: the flag is lifted for the
+    assignment only (the watch must follow every copy of a state, however it is made)."""
+    try:
+        setattr(cls, name, value)
+        return
+    except TypeError:
+        if not cls.__flags__ & _IMMUTABLE_TYPE:
+            raise
+    # tp_flags: the machine word of the type object holding ``cls.__flags__``
+    words = (ctypes.c_ulong * 64).from_address(id(cls))
+    offset = next(i for i in range(3, 64) if words[i] == cls.__flags__)
+    flags = ctypes.c_ulong.from_address(id(cls) + offset * ctypes.sizeof(ctypes.c_ulong))
+    flags.value &= ~_IMMUTABLE_TYPE
+    try:
+        setattr(cls, name, value)
+    finally:
+        flags.value |= _IMMUTABLE_TYPE
 
 
 class _ObservedStep:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...core.flow import log
+from ...core.flow import Step, log
 from ...core.game import CHANCE, Option
 from . import card_data as CD
 from . import map_data as M
@@ -30,6 +30,22 @@ PASS = Option("pass", "pass (keep The China Card)", None)
 TAKE_EXTRA_ROUND = Option("choice:accept", "take the extra action round", True)
 DECLINE_EXTRA_ROUND = Option("pass", "pass (decline the extra action round)", None)
 CHINA = CD.CHINA_CARD
+
+
+class TSStep(Step):
+    """The base of this game's steps (:mod:`.turn`, :mod:`.ops`, :mod:`.events`): a :class:`Step`
+    whose state is a :class:`TSState`. It only restates ``Step``'s methods: in the compiled
+    engine it is the extension type that declares them with typed arguments (common.pxd), so
+    that the game's loop (game.py) calls a step's ``run`` and ``choose`` as C methods."""
+
+    def run(self, game, state: TSState, frame):
+        return Step.run(self, game, state, frame)
+
+    def choose(self, game, state: TSState, frame, option) -> None:
+        Step.choose(self, game, state, frame, option)
+
+    def visibility(self, state: TSState, frame, decision, option):
+        return None
 
 
 def card_options(cards: Iterable[int]) -> tuple[Option, ...]:
@@ -98,7 +114,11 @@ def learn(state: TSState, side: int, cards: Iterable[int]) -> None:
 def rounds_left(state: TSState, side: int) -> int:
     """``side``'s action rounds still to come this turn, the current one included (an extra
     round, Space Station or North Sea Oil, counts: the side may take it)."""
-    return sum(1 for f in state.stack if f[0] == "action_round" and f[2] == side)
+    count = 0
+    for f in state.stack:  # (a loop: common.pxd types the state; tests/test_cython_pitfalls.py)
+        if f[0] == "action_round" and f[2] == side:
+            count += 1
+    return count
 
 
 def scoring_due(state: TSState, side: int) -> bool:
@@ -107,7 +127,10 @@ def scoring_due(state: TSState, side: int) -> bool:
     beat everything). What it bars: The China Card (map.md §13: it "may not be played if doing so
     would leave a scoring card unplayed"), declining an extra round, and an event obligation
     (Missile Envy, Quagmire / Bear Trap: "the scoring card is played first")."""
-    held = sum(1 for c in state.hands[side] if CD.CARD_BY_NUMBER[c].scoring)
+    held = 0
+    for c in state.hands[side]:  # (a loop: compiled, common.pxd makes this a C function)
+        if CD.CARD_BY_NUMBER[c].scoring:
+            held += 1
     return held > 0 and rounds_left(state, side) <= held
 
 

@@ -40,7 +40,8 @@ TRIES = 50
 
 def headline_revealed(state: TSState) -> bool:
     """Both headlines are public once the headline phase has revealed them."""
-    frames = {f[0] for f in state.stack}
+    stack = state.stack  # (a local: tests/test_cython_pitfalls.py)
+    frames = {f[0] for f in stack}
     return "headline_choose" not in frames and "headline_reveal" not in frames and bool(
         frames & {"headline_resolve", "action_rounds", "action_round", "end_turn"}
     )

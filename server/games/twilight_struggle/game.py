@@ -8,7 +8,7 @@ from itertools import compress
 from operator import ne
 from typing import Any
 
-from ...core.flow import StackGame
+from ...core.flow import SETTLE_BUDGET, EngineStall, StackGame
 from . import board as B
 from . import card_data as CD
 from . import determinize as D
@@ -36,6 +36,77 @@ def card_name(card: int) -> str:
     return CD.CARD_BY_NUMBER[card].id
 
 
+#: The steps whose choices some roles may not see (only their ``visibility`` is asked).
+_HIDDEN = frozenset(name for name, step in STEPS.items() if step.hidden)
+_BUDGET = range(SETTLE_BUDGET)
+
+
+# -- the hot path: StackGame's decision/apply on this game's own step table --------------------
+# Same semantics as StackGame (every choice logged, automatic frames run until a decision, at
+# most SETTLE_BUDGET of them), as Schotten Totten's game.py has them. They are module functions,
+# made the methods of TwilightStruggle below, so that the compiled engine can type their locals
+# (game.pxd): the state is then a TSState and each step a TSStep, whose run/choose are called
+# as C methods. A subclass or test that swaps ``steps`` gets StackGame's generic path.
+
+
+def _ts_decision(game, state: TSState):
+    pending = state.pending
+    if pending is None and state.outcome is None:
+        game._settle(state)
+        return state.pending
+    return pending
+
+
+def _ts_apply(game, state: TSState, option) -> None:
+    decision = state.pending
+    if decision is None or game.steps is not STEPS:
+        StackGame.apply(game, state, option)
+        return
+    frame = state.stack[-1]
+    name = frame[0]
+    step = STEPS[name]
+    number = state.number = state.number + 1
+    hidden = step.visibility(state, frame, decision, option) if name in _HIDDEN else None
+    # (Fields by name: compiled, indexing a NamedTuple goes through its __getitem__ method.)
+    if hidden is None:
+        state.history = ((number, decision.role, decision.step, option.key, None, ""), state.history)
+    else:
+        state.history = ((number, decision.role, decision.step, option.key, hidden[0], hidden[1]), state.history)
+    state.pending = None
+    step.choose(game, state, frame, option)
+    if state.outcome is not None:
+        return
+    # _ts_settle's loop, inlined (one call less per choice)
+    stack = state.stack
+    for _ in _BUDGET:
+        frame = stack[-1]
+        step = STEPS[frame[0]]
+        decision = step.run(game, state, frame)
+        if decision is not None:
+            state.pending = decision
+            return
+        if state.outcome is not None:
+            return
+    raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
+
+
+def _ts_settle(game, state: TSState) -> None:
+    if game.steps is not STEPS:
+        StackGame._settle(game, state)
+        return
+    stack = state.stack
+    for _ in _BUDGET:
+        if state.outcome is not None:
+            return
+        frame = stack[-1]
+        step = STEPS[frame[0]]
+        decision = step.run(game, state, frame)
+        if decision is not None:
+            state.pending = decision
+            return
+    raise EngineStall(f"{SETTLE_BUDGET} automatic steps without a decision (top frame {stack[-1][0]!r})")
+
+
 class TwilightStruggle(StackGame):
     """The referee's rules object for Twilight Struggle."""
 
@@ -43,6 +114,11 @@ class TwilightStruggle(StackGame):
     rules_version = "1"
     rulesets = RULESETS
     steps = STEPS
+
+    # StackGame's decision/apply, on this game's own step table (see _ts_apply above)
+    decision = _ts_decision
+    apply = _ts_apply
+    _settle = _ts_settle
 
     def rules(self, ruleset: str | None = None, options: Mapping[str, str] | None = None) -> TSRules:
         return make_rules(ruleset, options)

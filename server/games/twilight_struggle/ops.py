@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from itertools import compress
 
-from ...core.flow import Step, log
+from ...core.flow import log
 from ...core.game import CHANCE, Option, make_decision
 from . import board as B
 from . import card_data as CD
 from . import hooks as H
 from . import map_data as M
-from .common import CHINA, COUNTRY_OPTIONS, DIE_OPTIONS, DONE, country_options, role, space_ability
+from .common import CHINA, COUNTRY_OPTIONS, DIE_OPTIONS, DONE, TSStep, country_options, role, space_ability
 from .state import NOBODY, US, USSR, TSState, other
 
 N = len(M.COUNTRIES)
@@ -233,7 +233,7 @@ def civil_war_open(state: TSState, side: int) -> bool:
     return side == USSR and state.rules.chinese_civil_war and state.china == NOBODY
 
 
-class Influence(Step):
+class Influence(TSStep):
     """Place influence one marker per decision; the cost (2 in enemy-controlled countries) is
     taken at each placement, so it falls as soon as control changes. In the Chinese Civil War
     variant the USSR may also place in the Civil War space; its 3rd marker claims The China
@@ -292,7 +292,7 @@ class Influence(Step):
         state.stack[-1] = ("influence", side, left, asia, sea, eligible)
 
 
-class Realign(Step):
+class Realign(TSStep):
     """Realignment rolls, one op each, one target at a time (or ``done``)."""
 
     name = "realign"
@@ -335,7 +335,7 @@ def realign_modifier(state: TSState, side: int, country: int) -> int:
     return mod
 
 
-class RealignRoll(Step):
+class RealignRoll(TSStep):
     """Two chance dice: the realigning side's, then the other's."""
 
     name = "realign_roll"
@@ -364,7 +364,7 @@ class RealignRoll(Step):
         state.inf[loser][c] = max(0, state.inf[loser][c] - abs(mine - theirs))
 
 
-class Coup(Step):
+class Coup(TSStep):
     """Choose the coup target (must hold enemy influence)."""
 
     name = "coup"
@@ -409,7 +409,7 @@ def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *
         B.degrade_defcon(state)
 
 
-class CoupRoll(Step):
+class CoupRoll(TSStep):
     name = "coup_roll"
 
     def run(self, game, state, frame):
@@ -434,7 +434,7 @@ def advance_space(state: TSState, side: int) -> None:
     B.add_vp(state, side, vp)
 
 
-class SpaceRoll(Step):
+class SpaceRoll(TSStep):
     name = "space_roll"
 
     def run(self, game, state, frame):

@@ -19,7 +19,7 @@ round taken: step ``extra_action_round``).
 
 from __future__ import annotations
 
-from ...core.flow import Step, log
+from ...core.flow import log
 from ...core.game import CHANCE, Decision, Option, Outcome, make_decision
 from . import board as B
 from . import card_data as CD
@@ -27,9 +27,9 @@ from . import hooks as H
 from . import map_data as M
 from . import ops
 from .common import (
-    CARD_OPTIONS, CHINA, DECLINE_EXTRA_ROUND, DONE, PASS, TAKE_EXTRA_ROUND, add_to_hand, card_options, card_side,
-    country_options, event_player, hand_size, playable_cards, regular_rounds, remove_from_hand, reshuffle, role,
-    scoring_due, space_ability,
+    CARD_OPTIONS, CHINA, DECLINE_EXTRA_ROUND, DONE, PASS, TAKE_EXTRA_ROUND, TSStep, add_to_hand, card_options,
+    card_side, country_options, event_player, hand_size, playable_cards, regular_rounds, remove_from_hand, reshuffle,
+    role, scoring_due, space_ability,
 )
 from .effects import lasts_the_turn
 from .events.registry import event_playable, play_event_for
@@ -39,7 +39,7 @@ from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
 # -- set-up --------------------------------------------------------------------------------------
 
 
-class Setup(Step):
+class Setup(TSStep):
     name = "setup"
 
     def run(self, game, state: TSState, frame) -> Decision | None:
@@ -67,7 +67,7 @@ class Setup(Step):
         return None
 
 
-class SetupPlace(Step):
+class SetupPlace(TSStep):
     """The free set-up influence, one point per decision."""
 
     name = "setup_place"
@@ -88,7 +88,7 @@ class SetupPlace(Step):
         state.stack[-1] = ("setup_place", side, left - 1, subregion)
 
 
-class Bid(Step):
+class Bid(TSStep):
     """Bid influence: only where the side already has influence (map.md §4.6)."""
 
     name = "bid"
@@ -110,7 +110,7 @@ class Bid(Step):
 # -- the turn ------------------------------------------------------------------------------------
 
 
-class Turn(Step):
+class Turn(TSStep):
     name = "turn"
 
     def run(self, game, state, frame):
@@ -135,7 +135,7 @@ def _period_cards(state: TSState, cards) -> tuple[int, ...]:
     return tuple(n for n in cards if state.rules.optional_cards or n not in CD.OPTIONAL_CARDS)
 
 
-class Deal(Step):
+class Deal(TSStep):
     """Draw up to the hand size, alternately, USSR first; reshuffle the discards when the draw
     pile runs out. A draw is a chance decision seen only by the drawer."""
 
@@ -173,7 +173,7 @@ class Deal(Step):
 # -- headline ------------------------------------------------------------------------------------
 
 
-class Headline(Step):
+class Headline(TSStep):
     """Both choose secretly, revealed together; with the Man-in-Earth-Orbit ability the other
     side chooses first, visibly (map.md §11)."""
 
@@ -194,7 +194,7 @@ class Headline(Step):
         return None
 
 
-class HeadlineChoose(Step):
+class HeadlineChoose(TSStep):
     name = "headline_choose"
     hidden = True
 
@@ -223,7 +223,7 @@ class HeadlineChoose(Step):
         return (decision.role,), "card:hidden"
 
 
-class HeadlineReveal(Step):
+class HeadlineReveal(TSStep):
     name = "headline_reveal"
 
     def run(self, game, state, frame):
@@ -250,7 +250,7 @@ class HeadlineReveal(Step):
         return None
 
 
-class HeadlineResolve(Step):
+class HeadlineResolve(TSStep):
     name = "headline_resolve"
 
     def run(self, game, state, frame):
@@ -262,7 +262,7 @@ class HeadlineResolve(Step):
         return None
 
 
-class Dispose(Step):
+class Dispose(TSStep):
     """A played card goes to the discard pile, or out of the game when its event (starred) was
     carried out. The China Card passes face down to the opponent instead."""
 
@@ -283,7 +283,7 @@ class Dispose(Step):
 # -- action rounds -------------------------------------------------------------------------------
 
 
-class ActionRounds(Step):
+class ActionRounds(TSStep):
     name = "action_rounds"
 
     def run(self, game, state, frame):
@@ -301,7 +301,7 @@ class ActionRounds(Step):
         return None
 
 
-class ActionRound(Step):
+class ActionRound(TSStep):
     """One action round of ``side``: frame ``("action_round", ar, side[, hooks_done[, taken]])``.
 
     A round beyond the turn's regular ones (Space Station's, North Sea Oil's) is optional ("may
@@ -368,7 +368,7 @@ class ActionRound(Step):
         state.stack.append(("card_use", card, side))
 
 
-class ArEnd(Step):
+class ArEnd(TSStep):
     """After an action round: lasting effects see what was played and how DEFCON moved
     (hooks.AFTER_ROUND_HOOKS)."""
 
@@ -408,7 +408,7 @@ _OPPONENT_USES = {
 }
 
 
-class CardUse(Step):
+class CardUse(TSStep):
     """How the chosen card is played (cards.md §5.1)."""
 
     name = "card_use"
@@ -472,7 +472,7 @@ class CardUse(Step):
 # -- end of turn ---------------------------------------------------------------------------------
 
 
-class SpaceDiscard(Step):
+class SpaceDiscard(TSStep):
     """Eagle/Bear Has Landed (space box 6): at the end of the turn its holder may discard one
     held card. Policy: scoring cards excepted (they must be played, never thrown away)."""
 
@@ -495,7 +495,7 @@ class SpaceDiscard(Step):
             state.discard = state.discard + (option.value,)
 
 
-class EndTurn(Step):
+class EndTurn(TSStep):
     name = "end_turn"
 
     def run(self, game, state, frame):
@@ -524,7 +524,8 @@ class EndTurn(Step):
             return None
         state.milops = [0, 0]
         state.space_attempts = [0, 0]
-        state.effects = frozenset(e for e in state.effects if not lasts_the_turn(e))
+        effects = state.effects  # (a local: tests/test_cython_pitfalls.py)
+        state.effects = frozenset(e for e in effects if not lasts_the_turn(e))
         state.china_face_up = True
         state.stack.pop()
         if state.turn >= rules.end_turn:

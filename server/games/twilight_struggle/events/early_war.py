@@ -45,14 +45,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.flow import Step, log
+from ....core.flow import log
 from ....core.game import CHANCE, make_decision
 from .. import board as B
 from .. import effects as E
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import CARD_OPTIONS, DIE_OPTIONS, card_options, card_side, learn, remove_from_hand, role
+from ..common import CARD_OPTIONS, DIE_OPTIONS, TSStep, card_options, card_side, learn, remove_from_hand, role
 from ..state import NOBODY, US, USSR, TSState, other
 from .primitives import (
     N,
@@ -116,7 +116,7 @@ def five_year_plan(state: TSState, actor: int) -> None:
     state.stack.append(("five_year_plan_discard",))
 
 
-class FiveYearPlanDiscard(Step):
+class FiveYearPlanDiscard(TSStep):
     """A card chosen at random (a public chance decision) from the USSR hand is discarded; a US
     event on it is carried out by the US, and a starred one is then removed (play_event_for: a
     blocked US event does not occur and its card is discarded)."""
@@ -471,7 +471,7 @@ def de_stalinization(state: TSState, actor: int) -> None:
     remove(state, USSR, USSR, 4, range(N), optional=True)
 
 
-class EvDestalinize(Step):
+class EvDestalinize(TSStep):
     name = "ev_destalinize"
 
     def run(self, game, state, frame):

@@ -73,14 +73,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.flow import Step
 from ....core.game import CHANCE, Outcome, make_decision
 from .. import board as B
 from .. import effects as E
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import card_options, regular_rounds, space_ability
+from ..common import TSStep, card_options, regular_rounds, space_ability
 from ..state import SIDE_NAMES, US, USSR, TSState, other
 from .primitives import (
     ask,
@@ -148,7 +147,8 @@ def _us_ahead_in_space(state: TSState, actor: int) -> bool:
 @event(85, playable=_us_ahead_in_space)
 def star_wars(state: TSState, actor: int) -> None:
     """The US (strictly ahead in space) picks a non-scoring discard; its event happens at once."""
-    cards = sorted({c for c in state.discard if not is_scoring(c)})
+    discard = state.discard  # (a local: tests/test_cython_pitfalls.py)
+    cards = sorted({c for c in discard if not is_scoring(c)})
     if cards:
         ask(state, US, "star_wars", [card_id(c) for c in cards])
 
@@ -265,7 +265,7 @@ def terrorism(state: TSState, actor: int) -> None:
     state.stack.append(("terrorism_discard", other(actor), count))
 
 
-class TerrorismDiscard(Step):
+class TerrorismDiscard(TSStep):
     """One random card of the victim's hand (a public chance decision) is discarded, no event."""
 
     name = "terrorism_discard"

@@ -71,7 +71,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.flow import Step, log
+from ....core.flow import log
 from ....core.game import CHANCE, make_decision
 from .. import board as B
 from .. import card_data as CD
@@ -80,7 +80,7 @@ from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
 from ..common import (
-    CARD_OPTIONS, DIE_OPTIONS, add_to_hand, card_side, playable_cards, remove_from_hand, role, scoring_due,
+    CARD_OPTIONS, DIE_OPTIONS, TSStep, add_to_hand, card_side, playable_cards, remove_from_hand, role, scoring_due,
 )
 from ..state import SIDE_NAMES, US, USSR, TSState, other
 from .primitives import (
@@ -245,7 +245,7 @@ def _trap_discard(state: TSState, side: int, key: str, data: Any) -> None:
     discard_from_hand(state, side, card_number(key))  # its event never happens (cards.md §5.3)
 
 
-class TrapRoll(Step):
+class TrapRoll(TSStep):
     """The trap die: 1-4 ends Quagmire / Bear Trap (the next round is normal)."""
 
     name = "trap_roll"
@@ -271,7 +271,8 @@ def salt_negotiations(state: TSState, actor: int) -> None:
     """DEFCON +2, coup rolls −1 this turn; the player may take a non-scoring discard into hand."""
     B.set_defcon(state, state.defcon + 2)
     state.add_effect(E.SALT_NEGOTIATIONS)
-    cards = sorted({c for c in state.discard if not is_scoring(c)})
+    discard = state.discard  # (a local: tests/test_cython_pitfalls.py)
+    cards = sorted({c for c in discard if not is_scoring(c)})
     if cards:
         ask(state, actor, "salt_negotiations", [card_id(c) for c in cards] + ["none"])
 

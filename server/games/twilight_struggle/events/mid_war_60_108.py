@@ -55,14 +55,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.flow import Step, log
+from ....core.flow import log
 from ....core.game import CHANCE, make_decision
 from .. import board as B
 from .. import effects as E
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import DONE, add_to_hand, card_options, country_options, learn, remove_from_hand, reshuffle, role
+from ..common import DONE, TSStep, add_to_hand, card_options, country_options, learn, remove_from_hand, reshuffle, role
 from ..state import US, USSR, TSState, other
 from .primitives import (
     ask,
@@ -174,7 +174,7 @@ def _grain_sales_ops(state: TSState) -> None:
     grant_ops(state, US, O.ops_value(state, US, 67))
 
 
-class GrainSalesDraw(Step):
+class GrainSalesDraw(TSStep):
     """A card drawn at random (a public chance decision) from the USSR hand (The China Card is
     never in a hand); the US then plays it or gives it back."""
 
@@ -295,7 +295,8 @@ def _ignored_in_scoring(state: TSState, region_name: str) -> list[str]:
 
 
 def _ignore_once(state: TSState, region_name: str) -> None:
-    state.effects = frozenset(e for e in state.effects if e not in E.SCORING_IGNORE)
+    effects = state.effects  # (a local: tests/test_cython_pitfalls.py)
+    state.effects = frozenset(e for e in effects if e not in E.SCORING_IGNORE)
 
 
 H.SCORING_HOOKS.append(_shuttle_scoring)
@@ -333,7 +334,7 @@ def ask_not_what_your_country_can_do_for_you(state: TSState, actor: int) -> None
     state.stack.append(("ask_not_discard", 0))
 
 
-class AskNotDiscard(Step):
+class AskNotDiscard(TSStep):
     """One discard at a time (scoring cards included), or ``done``: then draw that many."""
 
     name = "ask_not_discard"
@@ -355,7 +356,7 @@ class AskNotDiscard(Step):
         state.stack[-1] = ("ask_not_discard", count + 1)
 
 
-class AskNotDraw(Step):
+class AskNotDraw(TSStep):
     """The replacement draws: chance decisions seen by the US only (like turn.Deal); the discard
     pile is reshuffled into the draw pile when it runs out."""
 
@@ -415,7 +416,7 @@ def che(state: TSState, actor: int) -> None:
     state.stack.append(("che_coup", O.ops_value(state, USSR, CHE), -1, True))
 
 
-class CheCoup(Step):
+class CheCoup(TSStep):
     name = "che_coup"
 
     def run(self, game, state, frame):
@@ -440,7 +441,7 @@ class CheCoup(Step):
         state.stack.append(("coup_roll", USSR, c, value, False))
 
 
-class CheCheck(Step):
+class CheCheck(TSStep):
     name = "che_check"
 
     def run(self, game, state, frame):
@@ -464,7 +465,7 @@ def our_man_in_tehran(state: TSState, actor: int) -> None:
     state.stack.append(("tehran_draw", 5, ()))
 
 
-class TehranDraw(Step):
+class TehranDraw(TSStep):
     name = "tehran_draw"
     hidden = True
 
@@ -487,7 +488,7 @@ class TehranDraw(Step):
         return (role(state, US),), "card:hidden"
 
 
-class TehranDiscard(Step):
+class TehranDiscard(TSStep):
     name = "tehran_discard"
 
     def run(self, game, state, frame):

@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ....core.flow import Step, log
+from ....core.flow import log
 from ....core.game import CHANCE, Option, make_decision
 from .. import board as B
 from .. import card_data as CD
 from .. import hooks as H
 from .. import map_data as M
 from .. import ops as O
-from ..common import DIE_OPTIONS, DONE, country_options, remove_from_hand, role
+from ..common import DIE_OPTIONS, DONE, TSStep, country_options, remove_from_hand, role
 from ..state import NOBODY, SIDE_NAMES, TSState, other
 
 N = len(M.COUNTRIES)
@@ -176,7 +176,7 @@ def set_to_control(state: TSState, side: int, country: int) -> None:
 # -- steps -----------------------------------------------------------------------------------------
 
 
-class EvPlace(Step):
+class EvPlace(TSStep):
     name = "ev_place"
 
     def run(self, game, state, frame):
@@ -197,7 +197,7 @@ class EvPlace(Step):
         state.stack[-1] = ("ev_place", actor, left - 1, allowed, max_per, placed + (option.value,), optional)
 
 
-class EvRemove(Step):
+class EvRemove(TSStep):
     name = "ev_remove"
 
     def run(self, game, state, frame):
@@ -221,7 +221,7 @@ class EvRemove(Step):
         state.stack[-1] = ("ev_remove", actor, target, left - 1, allowed, max_per, removed + (option.value,), optional)
 
 
-class EvRemoveEach(Step):
+class EvRemoveEach(TSStep):
     name = "ev_remove_each"
 
     def run(self, game, state, frame):
@@ -241,7 +241,7 @@ class EvRemoveEach(Step):
         state.stack[-1] = ("ev_remove_each", actor, target, picks - 1, per, allowed, chosen + (c,))
 
 
-class EvPlaceOne(Step):
+class EvPlaceOne(TSStep):
     name = "ev_place_one"
 
     def run(self, game, state, frame):
@@ -255,7 +255,7 @@ class EvPlaceOne(Step):
         state.inf[actor][option.value] += amount
 
 
-class EvChoice(Step):
+class EvChoice(TSStep):
     name = "ev_choice"
 
     def run(self, game, state, frame):
@@ -272,7 +272,7 @@ class EvChoice(Step):
         CHOICES[name](state, actor, option.value, data)
 
 
-class EventCountry(Step):
+class EventCountry(TSStep):
     """``actor`` picks one country for an event; a registered ``@choice`` callback acts on it."""
 
     name = "event_country"
@@ -291,7 +291,7 @@ class EventCountry(Step):
         CHOICES[name](state, actor, option.value, data)
 
 
-class OpposedRoll(Step):
+class OpposedRoll(TSStep):
     """Two dice, one per side: frame ``(name, actor, first)``; ``first`` is 0 until the actor's
     die is rolled, then holds it while the opponent rolls. Subclasses define
     ``resolve(state, actor, mine, theirs)``, called with both dice, the frame still on top."""
@@ -314,7 +314,7 @@ class OpposedRoll(Step):
         self.resolve(state, actor, first, option.value)
 
 
-class War(Step):
+class War(TSStep):
     name = "war"
 
     def run(self, game, state, frame):
@@ -335,7 +335,7 @@ class War(Step):
             B.add_vp(state, actor, vp)
 
 
-class EvOps(Step):
+class EvOps(TSStep):
     """Operations granted by an event: choose their use."""
 
     name = "ev_ops"

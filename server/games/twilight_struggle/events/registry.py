@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ....core.flow import Step, log
+from ....core.flow import log
 from .. import board as B
 from .. import card_data as CD
 from .. import hooks as H
-from ..common import CARD_OPTIONS, event_player, role
+from ..common import CARD_OPTIONS, TSStep, event_player, role
 from ..state import TSState
 
 
@@ -82,7 +82,7 @@ def play_event_for(state: TSState, card: int, player: int, *, dispose: bool) -> 
         log(state, role(state, actor), "event_blocked", CARD_OPTIONS[card].key)
 
 
-class Event(Step):
+class Event(TSStep):
     name = "event"
 
     def run(self, game, state, frame):
@@ -97,7 +97,7 @@ class Event(Step):
         return None
 
 
-class AfterEvent(Step):
+class AfterEvent(TSStep):
     """Lasting effects that react to an event once it is carried out (hooks.AFTER_EVENT_HOOKS)."""
 
     name = "after_event"

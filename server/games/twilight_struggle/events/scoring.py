@@ -10,10 +10,10 @@ scores at once, without them.
 
 from __future__ import annotations
 
-from ....core.flow import Step
 from .. import board as B
 from .. import hooks as H
 from .. import map_data as M
+from ..common import TSStep
 from ..state import TSState
 from .registry import event
 
@@ -56,7 +56,7 @@ def south_america_scoring(state: TSState, actor: int) -> None:
     state.stack.append(("score_region", M.SOUTH_AMERICA))
 
 
-class ScoreRegion(Step):
+class ScoreRegion(TSStep):
     """A region scoring card: lasting effects may act first (hooks.SCORING_HOOKS), then the
     region is scored and the effects acting after a scoring run (hooks.AFTER_SCORING_HOOKS)."""
 

@@ -1,0 +1,23 @@
+# Cython's augmenting declarations for board.py (read only by `standoff accelerate`; see
+# server/accelerate.py). The state is the TSState extension type (state.pxd), so its fields are
+# read as struct members; the helpers are cpdef, so the steps call them as C functions.
+import cython
+
+from .state cimport TSState, other
+
+
+@cython.locals(mine=object, stability=object)
+cpdef bint controls(TSState state, side, country) except -1
+
+cpdef controller(TSState state, country)
+
+cpdef win(TSState state, side, termination, reason)
+
+@cython.locals(frame=tuple)
+cpdef bint in_event(TSState state) except -1
+
+cpdef check_vp(TSState state)
+
+cpdef set_defcon(TSState state, value)
+
+cpdef degrade_defcon(TSState state, by=*)
