@@ -6,8 +6,8 @@ import cython
 from .state cimport TSState, other
 
 
-@cython.locals(mine=object, stability=object)
-cpdef bint controls(TSState state, side, country) except -1
+@cython.locals(mine=cython.long, stability=cython.long)
+cpdef bint controls(TSState state, Py_ssize_t side, Py_ssize_t country) except -1
 
 cpdef controller(TSState state, country)
 

@@ -24,6 +24,12 @@ STABILITY = tuple(c.stability for c in M.COUNTRIES)
 BATTLEGROUND = tuple(c.battleground for c in M.COUNTRIES)
 ASIA = frozenset(M.REGION_COUNTRIES[M.ASIA])
 SOUTHEAST_ASIA = frozenset(M.SUBREGION_COUNTRIES["Southeast Asia"])
+#: per side, the countries whose control earns it a region scoring's adjacency bonus
+#: (map_data.ADJACENCY_BONUS, by index)
+_ADJACENT = {
+    side: frozenset(i for i, c in enumerate(M.COUNTRIES) if c.id in M.ADJACENCY_BONUS[SIDE_NAMES[side]])
+    for side in (US, USSR)
+}
 
 
 def controls(state: TSState, side: int, country: int) -> bool:
@@ -104,13 +110,14 @@ def score_region(state: TSState, region: str) -> tuple[int, int, int]:
         total = bgs = 0
         bonus = 0
         mine = extra[side]
+        adjacent = _ADJACENT[side]
         for c in countries:
             if not controls(state, side, c):
                 continue
             total += 1
             if BATTLEGROUND[c] or c in mine:
                 bgs += 1
-            if M.COUNTRIES[c].id in M.ADJACENCY_BONUS[SIDE_NAMES[side]]:
+            if c in adjacent:
                 bonus += 1
         counts.append((total, bgs, bonus))
     all_bgs = sum(

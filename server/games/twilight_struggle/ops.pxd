@@ -22,7 +22,7 @@ cpdef set _union(bars, TSState state, side)
 cpdef set shielded(TSState state, side)
 
 @cython.locals(enemy=list, open_=tuple)
-cpdef list _targets(TSState state, side, barred, free, among)
+cpdef list _targets(TSState state, side, set barred, free, among)
 
 @cython.locals(enemy=list, open_=tuple, shield=set, realign=cython.bint)
 cpdef tuple operation_uses(TSState state, side)
@@ -30,7 +30,7 @@ cpdef tuple operation_uses(TSState state, side)
 @cython.locals(box=object, attempts=object)
 cpdef bint space_allowed(TSState state, side, value) except -1
 
-@cython.locals(mine=list, eligible=set)
+@cython.locals(mine=list, marks=bytearray, c=cython.Py_ssize_t, n=cython.Py_ssize_t)
 cpdef tuple placement_eligible(TSState state, side)
 
 cpdef push_space(TSState state, side, card)

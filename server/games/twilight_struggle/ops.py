@@ -86,6 +86,8 @@ def _open_at(defcon: int) -> tuple[bool, ...]:
 _DEFCON_OPEN: dict[int, tuple[bool, ...]] = {d: _open_at(d) for d in range(-1, 6)}
 _ALL_OPEN = (True,) * N
 _COUNTRY_RANGE = range(N)
+#: per side, 1 for the countries next to its own superpower space (placement_eligible's start)
+_OWN_SPACE_MARKS = {side: bytes(c in OWN_SPACE[side] for c in _COUNTRY_RANGE) for side in (US, USSR)}
 
 
 def _defcon_open(defcon: int) -> tuple[bool, ...]:
@@ -161,13 +163,15 @@ def placement_eligible(state: TSState, side: int) -> tuple[int, ...]:
     """Countries where ``side`` may place influence by operations this action round: those it
     has influence in, their neighbours, and the neighbours of its own superpower space."""
     mine = state.inf[side]
-    eligible = set(OWN_SPACE[side])
+    # one mark per country, read back in map order (the sorted countries, without a sort)
+    marks = bytearray(_OWN_SPACE_MARKS[side])
     neighbours = M.NEIGHBOURS
     for c in compress(_COUNTRY_RANGE, mine):  # only the countries holding some
         if mine[c] > 0:
-            eligible.add(c)
-            eligible.update(neighbours[c])
-    return tuple(sorted(eligible))
+            marks[c] = 1
+            for n in neighbours[c]:
+                marks[n] = 1
+    return tuple(compress(_COUNTRY_RANGE, marks))
 
 
 # -- pushing an operation ------------------------------------------------------------------------

@@ -325,7 +325,8 @@ def _nato_shield(state: TSState, side: int) -> set[int] | tuple[()]:
     Willy Brandt lasts."""
     if side != USSR or not state.has(E.NATO):
         return ()
-    shield = {c for c in EUROPE_SET if B.controls(state, US, c)}
+    us = state.inf[US]
+    shield = {c for c in EUROPE_SET if us[c] and B.controls(state, US, c)}  # (no influence: no control)
     if state.has(E.DE_GAULLE):
         shield.discard(FRANCE)
     if state.has(E.WILLY_BRANDT):
