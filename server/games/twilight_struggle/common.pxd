@@ -21,6 +21,10 @@ cpdef tuple country_options(countries)
 
 cpdef role(TSState state, side)
 
+cpdef card_side(card)
+
+cpdef event_player(card, player)
+
 cpdef hand_size(TSState state)
 
 cpdef regular_rounds(TSState state)

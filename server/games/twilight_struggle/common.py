@@ -49,15 +49,12 @@ class TSStep(Step):
 
 
 def card_options(cards: Iterable[int]) -> tuple[Option, ...]:
-    return tuple(map(_CARD_OPTION, cards))
+    # (a comprehension, not map: compiled, a C loop; pure Python, as fast)
+    return tuple([CARD_OPTIONS[c] for c in cards])
 
 
 def country_options(countries: Iterable[int]) -> tuple[Option, ...]:
-    return tuple(map(_COUNTRY_OPTION, countries))
-
-
-_CARD_OPTION = CARD_OPTIONS.__getitem__
-_COUNTRY_OPTION = COUNTRY_OPTIONS.__getitem__
+    return tuple([COUNTRY_OPTIONS[c] for c in countries])
 
 
 def role(state: TSState, side: int) -> str:

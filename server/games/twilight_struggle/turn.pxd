@@ -8,8 +8,9 @@ import cython
 from ...core.game cimport make_decision
 from . cimport board as B
 from . cimport ops
-from .common cimport (TSStep, card_options, country_options, hand_size, playable_cards, regular_rounds,
-                      remove_from_hand, reshuffle, role, scoring_due, space_ability)
+from .common cimport (TSStep, card_options, card_side, country_options, event_player, hand_size, playable_cards,
+                      regular_rounds, remove_from_hand, reshuffle, role, scoring_due, space_ability)
+from .events.registry cimport event_playable
 from .state cimport TSState, other
 
 
@@ -49,7 +50,7 @@ cdef class ActionRounds(TSStep):
     cpdef run(self, game, TSState state, tuple frame)
 
 cdef class ActionRound(TSStep):
-    @cython.locals(hooks=list, options=tuple)
+    @cython.locals(hooks=list, options=tuple, done=cython.Py_ssize_t)
     cpdef run(self, game, TSState state, tuple frame)
     cpdef choose(self, game, TSState state, tuple frame, option)
 

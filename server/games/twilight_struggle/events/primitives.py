@@ -181,7 +181,12 @@ class EvPlace(TSStep):
 
     def run(self, game, state, frame):
         _, actor, left, allowed, max_per, placed, optional = frame
-        options = [c for c in allowed if placed.count(c) < max_per] if left > 0 else []
+        if left <= 0:
+            options = []
+        elif len(placed) < max_per:  # no country can have reached the limit yet
+            options = list(allowed)
+        else:
+            options = [c for c in allowed if placed.count(c) < max_per]
         if not options:
             state.stack.pop()
             return None

@@ -2,7 +2,7 @@
 # server/accelerate.py). The steps that carry an event out are extension types deriving from
 # TSStep (common.pxd), called as C methods by the game's loop with the state typed (TSState).
 from .. cimport board as B
-from ..common cimport TSStep, role
+from ..common cimport TSStep, event_player, role
 from ..state cimport TSState
 
 
