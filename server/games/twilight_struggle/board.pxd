@@ -21,3 +21,8 @@ cpdef check_vp(TSState state)
 cpdef set_defcon(TSState state, value)
 
 cpdef degrade_defcon(TSState state, by=*)
+
+@cython.locals(ignored=set, countries=list, extra=dict, counts=list, total=cython.Py_ssize_t,
+               bgs=cython.Py_ssize_t, bonus=cython.Py_ssize_t, all_bgs=cython.Py_ssize_t, c=cython.Py_ssize_t,
+               mine=set, result=list)
+cpdef tuple score_region(TSState state, region)

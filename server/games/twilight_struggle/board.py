@@ -120,10 +120,15 @@ def score_region(state: TSState, region: str) -> tuple[int, int, int]:
             if c in adjacent:
                 bonus += 1
         counts.append((total, bgs, bonus))
-    all_bgs = sum(
-        1 for c in countries
-        if BATTLEGROUND[c] or any(c in extra[side] and controls(state, side, c) for side in (US, USSR))
-    )
+    all_bgs = 0  # (loops, not generators: compiled, board.pxd makes this a C function)
+    for c in countries:
+        if BATTLEGROUND[c]:
+            all_bgs += 1
+            continue
+        for side in (US, USSR):
+            if c in extra[side] and controls(state, side, c):
+                all_bgs += 1
+                break
     result = [0, 0]
     europe_winner = NOBODY
     for i, side in enumerate((US, USSR)):

@@ -21,7 +21,7 @@ cpdef set _union(bars, TSState state, side)
 
 cpdef set shielded(TSState state, side)
 
-@cython.locals(enemy=list, open_=tuple)
+@cython.locals(enemy=list, open_=tuple, c=cython.Py_ssize_t)
 cpdef list _targets(TSState state, side, set barred, free, among)
 
 @cython.locals(enemy=list, open_=tuple, shield=set, realign=cython.bint)
