@@ -43,14 +43,14 @@ cpdef influence_cost(TSState state, side, country)
 
 cpdef bint civil_war_open(TSState state, side) except -1
 
-@cython.locals(mine=list, theirs=list, stability=tuple, mod=object)
+@cython.locals(mine=list, theirs=list, stability=tuple, mod=object, n=cython.Py_ssize_t)
 cpdef realign_modifier(TSState state, side, country)
 
 cpdef advance_space(TSState state, side)
 
 
 cdef class Influence(TSStep):
-    @cython.locals(enemy=list, mine=list, stability=tuple, options=list, barred=set)
+    @cython.locals(enemy=list, mine=list, stability=tuple, options=list, barred=set, c=cython.Py_ssize_t)
     cpdef run(self, game, TSState state, tuple frame)
     cpdef choose(self, game, TSState state, tuple frame, option)
 

@@ -21,6 +21,10 @@ from .game import TwilightStruggle, _ts_apply, _ts_decision
 from .state import TSState
 
 
+#: ``n.bit_length()`` for small ``n``: a decision has a few dozen options at most
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
 def plays(game: Any) -> bool:
     """Whether :func:`random_playout` is ``game``'s own decision/apply (not a subclass's)."""
     kind = type(game)
@@ -40,7 +44,7 @@ def random_playout(game: Any, state: TSState, rng: Any) -> None:
         n = len(options)
         if not n:
             rng.randrange(n)  # no option: randrange's own error
-        k = n.bit_length()
+        k = _BITS[n] if n < 64 else n.bit_length()
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)

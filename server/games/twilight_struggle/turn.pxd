@@ -63,6 +63,10 @@ cdef class CardUse(TSStep):
     @cython.locals(stack=list)
     cpdef choose(self, game, TSState state, tuple frame, option)
 
+cdef class EndTurn(TSStep):
+    @cython.locals(holders=list)
+    cpdef run(self, game, TSState state, tuple frame)
+
 cdef class SpaceDiscard(TSStep):
     @cython.locals(cards=list)
     cpdef run(self, game, TSState state, tuple frame)

@@ -506,7 +506,12 @@ class EndTurn(TSStep):
             state.stack.append(("space_discard", lander))
             return None
         # Held scoring cards first (designer ruling, map.md §15), then military operations.
-        holders = [s for s in (USSR, US) if any(CD.CARD_BY_NUMBER[c].scoring for c in state.hands[s])]
+        holders = []  # (loops, not generators: compiled, turn.pxd makes this a C method)
+        for s in (USSR, US):
+            for c in state.hands[s]:
+                if CD.CARD_BY_NUMBER[c].scoring:
+                    holders.append(s)
+                    break
         if len(holders) == 2:
             state.outcome = Outcome.draw(rules.roles, B.HELD_SCORING_CARD, "both sides held a scoring card")
             return None
@@ -525,7 +530,7 @@ class EndTurn(TSStep):
         state.milops = [0, 0]
         state.space_attempts = [0, 0]
         effects = state.effects  # (a local: tests/test_cython_pitfalls.py)
-        state.effects = frozenset(e for e in effects if not lasts_the_turn(e))
+        state.effects = frozenset([e for e in effects if not lasts_the_turn(e)])
         state.china_face_up = True
         state.stack.pop()
         if state.turn >= rules.end_turn:

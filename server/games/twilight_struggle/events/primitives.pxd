@@ -23,10 +23,18 @@ cdef class EvPlaceOne(TSStep):
     cpdef run(self, game, TSState state, tuple frame)
     cpdef choose(self, game, TSState state, tuple frame, option)
 
+cdef class EvChoice(TSStep):
+    cpdef run(self, game, TSState state, tuple frame)
+    cpdef choose(self, game, TSState state, tuple frame, option)
+
 cdef class EventCountry(TSStep):
     cpdef run(self, game, TSState state, tuple frame)
     cpdef choose(self, game, TSState state, tuple frame, option)
 
 cdef class War(TSStep):
+    cpdef run(self, game, TSState state, tuple frame)
+    cpdef choose(self, game, TSState state, tuple frame, option)
+
+cdef class EvOps(TSStep):
     cpdef run(self, game, TSState state, tuple frame)
     cpdef choose(self, game, TSState state, tuple frame, option)

@@ -268,7 +268,7 @@ class EvChoice(TSStep):
         if not keys:
             state.stack.pop()
             return None
-        options = tuple(Option(f"choice:{k}", k.replace("_", " "), k) for k in keys)
+        options = tuple([Option(f"choice:{k}", k.replace("_", " "), k) for k in keys])
         return make_decision(role(state, actor), name, f"choose: {name.replace('_', ' ')}", options)
 
     def choose(self, game, state, frame, option):
@@ -347,7 +347,7 @@ class EvOps(TSStep):
 
     def run(self, game, state, frame):
         _, actor, value = frame
-        options = tuple(Option(f"use:{u}", u, u) for u in ops_uses(state, actor))
+        options = tuple([Option(f"use:{u}", u, u) for u in ops_uses(state, actor)])
         return make_decision(role(state, actor), "event_ops", f"use {value} Operations", options)
 
     def choose(self, game, state, frame, option):
