@@ -13,6 +13,8 @@ cpdef controller(TSState state, country)
 
 cpdef win(TSState state, side, termination, reason)
 
+cpdef add_vp(TSState state, side, amount, check=*)
+
 @cython.locals(frame=tuple)
 cpdef bint in_event(TSState state) except -1
 

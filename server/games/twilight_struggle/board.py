@@ -52,7 +52,7 @@ def win(state: TSState, side: int, termination: str, reason: str) -> None:
         state.outcome = Outcome.win(roles, roles[side], termination, reason)
 
 
-def add_vp(state: TSState, side: int, amount: int, *, check: bool = True) -> None:
+def add_vp(state: TSState, side: int, amount: int, check: bool = True) -> None:
     """``side`` gains ``amount`` VP (the track is signed: US positive). With ``check``, reaching
     20 wins at once (not during final scoring), except while an event is being carried out: map.md
     §12 applies all VP changes of a single event (both sides, lasting effects that react to it

@@ -32,6 +32,8 @@ cpdef regular_rounds(TSState state)
 @cython.locals(hand=tuple, i=cython.Py_ssize_t)
 cpdef remove_from_hand(TSState state, side, card)
 
+cpdef add_to_hand(TSState state, side, card, public=*)
+
 @cython.locals(count=cython.Py_ssize_t, f=tuple)
 cpdef rounds_left(TSState state, side)
 

@@ -93,7 +93,7 @@ def remove_from_hand(state: TSState, side: int, card: int) -> None:
         state.known[side] = known - {card}
 
 
-def add_to_hand(state: TSState, side: int, card: int, *, public: bool = False) -> None:
+def add_to_hand(state: TSState, side: int, card: int, public: bool = False) -> None:
     """``card`` joins ``side``'s hand; ``public``: in the other side's sight (Missile Envy, a Grain
     Sales card given back, SALT's pick), which then knows it is there (``state.known``)."""
     state.hands[side] = tuple(sorted(state.hands[side] + (card,)))

@@ -21,6 +21,14 @@ cpdef set _union(bars, TSState state, side)
 
 cpdef set shielded(TSState state, side)
 
+cpdef list coup_targets(TSState state, side, free=*, among=*)
+
+cpdef list realign_targets(TSState state, side, free=*, among=*)
+
+cpdef push_operations(TSState state, side, card, kind, value=*, free=*, among=*)
+
+cpdef resolve_coup(TSState state, side, country, ops, roll, free)
+
 @cython.locals(enemy=list, open_=tuple, c=cython.Py_ssize_t)
 cpdef list _targets(TSState state, side, set barred, free, among)
 

@@ -122,13 +122,13 @@ def _targets(state: TSState, side: int, barred: set[int], free: bool, among) -> 
     return [c for c in among if enemy[c] > 0 and c not in barred and open_[c]]
 
 
-def coup_targets(state: TSState, side: int, *, free: bool = False, among=None) -> list[int]:
+def coup_targets(state: TSState, side: int, free: bool = False, among=None) -> list[int]:
     """Countries ``side`` may coup: enemy influence, not shielded nor barred to coups
     (hooks.COUP_BARS), and (unless ``free``) allowed by DEFCON."""
     return _targets(state, side, shielded(state, side) | _union(H.COUP_BARS, state, side), free, among)
 
 
-def realign_targets(state: TSState, side: int, *, free: bool = False, among=None) -> list[int]:
+def realign_targets(state: TSState, side: int, free: bool = False, among=None) -> list[int]:
     return _targets(state, side, shielded(state, side), free, among)
 
 
@@ -177,7 +177,7 @@ def placement_eligible(state: TSState, side: int) -> tuple[int, ...]:
 # -- pushing an operation ------------------------------------------------------------------------
 
 
-def push_operations(state: TSState, side: int, card: int, kind: str, *, value: int | None = None,
+def push_operations(state: TSState, side: int, card: int, kind: str, value: int | None = None,
                     free: bool = False, among: tuple[int, ...] | None = None) -> None:
     """Push the frames that spend ``card``'s ops on ``kind`` (influence / realign / coup).
     ``value`` overrides the card's ops (events granting N Operations); ``free`` marks event
@@ -388,7 +388,7 @@ class Coup(TSStep):
         state.stack[-1] = ("coup_roll", side, c, ops, free)
 
 
-def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *, free: bool) -> None:
+def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, free: bool) -> None:
     """Coup arithmetic, military ops credit and DEFCON (map.md §5), with the lasting effects'
     hooks: COUP_HOOKS first (a coup that ends the game), COUP_MODIFIERS, AFTER_COUP_HOOKS once
     the military ops are credited, DEFCON_EXEMPTIONS before a battleground lowers DEFCON."""
@@ -409,7 +409,10 @@ def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, *
         state.milops[side] = min(5, state.milops[side] + ops)
     for hook in H.AFTER_COUP_HOOKS:
         hook(state, side, country)
-    if B.BATTLEGROUND[country] and not any(exempt(state, side, country) for exempt in H.DEFCON_EXEMPTIONS):
+    if B.BATTLEGROUND[country]:
+        for exempt in H.DEFCON_EXEMPTIONS:  # (a loop, not a generator: ops.pxd makes this a C function)
+            if exempt(state, side, country):
+                return
         B.degrade_defcon(state)
 
 

@@ -8,9 +8,9 @@ import cython
 from ...core.game cimport make_decision
 from . cimport board as B
 from . cimport ops
-from .common cimport (TSStep, card_options, card_side, country_options, event_player, hand_size, playable_cards,
+from .common cimport (TSStep, add_to_hand, card_options, card_side, country_options, event_player, hand_size, playable_cards,
                       regular_rounds, remove_from_hand, reshuffle, role, scoring_due, space_ability)
-from .events.registry cimport event_playable
+from .events.registry cimport event_playable, play_event_for
 from .state cimport TSState, other
 
 

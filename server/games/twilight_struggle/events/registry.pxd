@@ -8,6 +8,8 @@ from ..state cimport TSState
 
 cpdef event_playable(TSState state, card, actor)
 
+cpdef play_event_for(TSState state, card, player, dispose)
+
 cdef class Event(TSStep):
     cpdef run(self, game, TSState state, tuple frame)
 

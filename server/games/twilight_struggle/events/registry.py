@@ -68,7 +68,7 @@ def implemented() -> frozenset[int]:
     return frozenset(EVENTS)
 
 
-def play_event_for(state: TSState, card: int, player: int, *, dispose: bool) -> None:
+def play_event_for(state: TSState, card: int, player: int, dispose: bool) -> None:
     """Push the event of ``card`` (carried out by its owner, or ``player`` for neutral cards),
     followed by disposal of the card when ``dispose``."""
     actor = event_player(card, player)
