@@ -559,8 +559,8 @@ def rollout(
     bounds every game; ``max_decisions`` stops earlier and returns ``None``.
 
     A rollout is not a record: afterwards ``state.number`` counts its choices, but
-    ``state.history`` need not list them (Battle Line's uniform rollout leaves them out, which
-    makes it faster; no rule reads the history, so the play and the outcome are the same)."""
+    ``state.history`` need not list them (the built-in games' uniform rollouts leave them out,
+    which makes them faster; no rule reads the history, so the play and the outcome are the same)."""
     rng = rng or random.Random()
     decide, apply = game.decision, game.apply
     if (policy is None or policy is random_policy) and max_decisions is None and type(rng) is random.Random \

@@ -10,8 +10,10 @@ from .state cimport TSState
 
 cpdef _ts_decision(game, TSState state)
 
-@cython.locals(step=TSStep, frame=tuple, stack=list)
 cpdef _ts_apply(game, TSState state, option)
+
+@cython.locals(step=TSStep, frame=tuple, stack=list)
+cpdef _ts_apply_pending(game, TSState state, option, bint logged=*)
 
 @cython.locals(step=TSStep, frame=tuple, stack=list)
 cpdef _ts_settle(game, TSState state)

@@ -58,20 +58,30 @@ def _ts_decision(game, state: TSState):
 
 
 def _ts_apply(game, state: TSState, option) -> None:
-    decision = state.pending
-    if decision is None or game.steps is not STEPS:
+    if state.pending is None or game.steps is not STEPS:
         StackGame.apply(game, state, option)
         return
+    _ts_apply_pending(game, state, option)
+
+
+def _ts_apply_pending(game, state: TSState, option, logged=True) -> None:
+    """:func:`_ts_apply` once it is known that a decision is pending and ``game`` plays
+    :data:`STEPS` (the playout checks the game once, not at every choice). With ``logged``
+    false the choice is numbered but not added to ``state.history``: for rollouts, whose
+    outcome is all that is kept (no step reads the history, so play is the same)."""
+    decision = state.pending
     frame = state.stack[-1]
     name = frame[0]
     step = STEPS[name]
     number = state.number = state.number + 1
-    hidden = step.visibility(state, frame, decision, option) if name in _HIDDEN else None
-    # (Fields by name: compiled, indexing a NamedTuple goes through its __getitem__ method.)
-    if hidden is None:
-        state.history = ((number, decision.role, decision.step, option.key, None, ""), state.history)
-    else:
-        state.history = ((number, decision.role, decision.step, option.key, hidden[0], hidden[1]), state.history)
+    if logged:
+        hidden = step.visibility(state, frame, decision, option) if name in _HIDDEN else None
+        # (Fields by name: compiled, indexing a NamedTuple goes through its __getitem__ method.)
+        if hidden is None:
+            state.history = ((number, decision.role, decision.step, option.key, None, ""), state.history)
+        else:
+            state.history = ((number, decision.role, decision.step, option.key, hidden[0], hidden[1]),
+                             state.history)
     state.pending = None
     step.choose(game, state, frame, option)
     if state.outcome is not None:
