@@ -1,6 +1,33 @@
-"""``ismcts``: determinized information-set Monte Carlo tree search for Schotten Totten.
+"""``ismcts``: determinized information-set Monte Carlo search for Schotten Totten / Battle Line.
 
-(draft 2)
+What it does at a decision of its own (two players; otherwise, and for ``draw`` / ``scout_draw``,
+it answers as :class:`~standoff.bots.probability.ProbabilityBot`, always claims at ``claim``):
+
+1. **Belief.** :class:`~standoff.sdk.simulate.Belief` replays the role's view (nothing else) into
+   an engine state; ``belief.sample(rng)`` re-deals every card the role cannot see, uniformly.
+2. **Candidates.** Every complete move of ours (a card and all its targets) is applied once and
+   judged statically; the ``WIDTH`` best cards with their ``SUB_WIDTH`` best continuations are
+   searched, plus the probability bot's own answer (the *anchor*) if it is not among them.
+3. **Paired lines** (``SELECTION = "paired"``). Rounds of common random numbers: one sampled deal
+   and one seed per round, every candidate played from a copy of that deal with that seed: our
+   move, then a fast policy for both sides (claim, draw troops, greedy troop placement by the flag
+   model, pass when allowed), cut at our ``DEPTH``-th next play (1: after the opponent's reply).
+   ``SELECTION = "ucb"`` is the older tree walk (UCB1 with availability counts, ``EXPLORATION``,
+   the static values worth ``PRIOR_VISITS`` visits).
+4. **Judge.** :class:`FlagModel` (greedy's per-flag estimate, computed from the state and only
+   from what we would see there: our hand and the table) combined into a chance of winning the
+   game by :func:`~standoff.bots.probability.game_value`, or the game's result if it ended.
+5. **Answer.** The first move of the line with the best mean, unless the anchor's best line is
+   within ``MARGIN`` of it: then the anchor (the flag model does not see what a tactics card kept
+   in hand is worth, nor probability's flag weights).
+
+Budget per searched decision: ``iterations`` lines (a round costs one line per candidate) or
+``seconds``, from the constructor, else ``$STANDOFF_ISMCTS_SECONDS`` / ``$STANDOFF_ISMCTS_ITERATIONS``,
+else ``ITERATIONS = 400`` (about 60 ms compiled). Knobs: the constructor's ``depth`` and
+``selection``, and any of ``_KNOBS`` as a lower-case keyword (``IsmctsBot(seed, margin=0.05,
+width=6)``; in ``benchmarks/bot_strength.py``: ``ismcts:margin=0.05,width=6``). Deterministic
+given its seed with an iteration budget. An internal error is answered by the probability bot and
+counted (:meth:`~standoff.sdk.bot.Bot.count_fallback`). Measurements: docs/bots.md.
 """
 
 from __future__ import annotations
@@ -30,6 +57,10 @@ ENV_ITERATIONS = "STANDOFF_ISMCTS_ITERATIONS"
 ENV_SECONDS = "STANDOFF_ISMCTS_SECONDS"
 #: Decisions at which a position is judged: no card is in limbo between a play and its target.
 _STABLE = frozenset(("play", "draw", "draw_card"))
+
+
+#: The class attributes a constructor keyword (lower case) may set: ``IsmctsBot(seed, margin=0.05)``.
+_KNOBS = frozenset(("EXPLORATION", "WIDTH", "SUB_WIDTH", "PRIOR_VISITS", "MARGIN"))
 
 
 class _Node:
@@ -89,8 +120,13 @@ class IsmctsBot(Bot):
     USE_CERTAIN = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 depth: int | None = None, selection: str | None = None) -> None:
+                 depth: int | None = None, selection: str | None = None, **knobs: Any) -> None:
         super().__init__(seed)
+        for name, value in knobs.items():  # e.g. margin=0.05, width=6: the class attributes
+            attr = name.upper()
+            if attr not in _KNOBS:
+                raise ValueError(f"ismcts has no knob {name!r} (knobs: {', '.join(sorted(k.lower() for k in _KNOBS))})")
+            setattr(self, attr, value)
         if depth is not None:  # else the class attribute (a subclass may set it)
             if not isinstance(depth, int) or depth < 0:
                 raise ValueError(f"ismcts depth must be a whole number >= 0, not {depth!r}")

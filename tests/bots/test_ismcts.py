@@ -73,6 +73,34 @@ def test_registered_and_budgets(monkeypatch):
     assert IsmctsBot(1).iterations == 12
 
 
+def test_knobs_by_keyword():
+    """A lower-case keyword sets the class attribute of that name on the instance only (what
+    ``ismcts:margin=0.05,width=6`` in benchmarks/bot_strength.py does); an unknown one is an error
+    that names the knobs."""
+    bot = IsmctsBot(1, margin=0.05, width=6, sub_width=2, exploration=0.7, prior_visits=3)
+    assert (bot.MARGIN, bot.WIDTH, bot.SUB_WIDTH, bot.EXPLORATION, bot.PRIOR_VISITS) == (0.05, 6, 2, 0.7, 3)
+    assert (IsmctsBot.MARGIN, IsmctsBot.WIDTH) != (0.05, 6)
+    plain = IsmctsBot(1)
+    assert (plain.MARGIN, plain.WIDTH) == (IsmctsBot.MARGIN, IsmctsBot.WIDTH)
+    with pytest.raises(ValueError, match="no knob 'iteration'.*margin"):
+        IsmctsBot(1, iteration=5)
+    with pytest.raises(ValueError, match="no knob 'strict'"):
+        IsmctsBot(1, strict=False)
+
+
+def test_width_limits_the_searched_candidates():
+    """``width``/``sub_width`` bound the lines searched at a ``play`` (plus the anchor's group)."""
+    state, decision = play_position(31, 30)
+    decision, view = wire(decision, GAME.view(state, decision.role))
+    wide = IsmctsBot(3, iterations=40, margin=None)
+    wide.choose(decision, view)
+    narrow = IsmctsBot(3, iterations=40, margin=None, width=1, sub_width=1)
+    narrow.choose(decision, view)
+    assert len(narrow.stats["moves"]) == 1
+    assert len(wide.stats["moves"]) > 1
+    assert len({line.split()[0] for line in wide.stats["moves"]}) <= IsmctsBot.WIDTH
+
+
 def test_answers_from_wire_views_are_legal_in_random_positions():
     """Random games in which the bot (tiny budget) answers every decision of either role from the
     wire-decoded decision and view; every tactics step shows up."""
