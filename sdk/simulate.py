@@ -60,7 +60,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..server.core.game import CHANCE, Option, Outcome, sample_chance
-from ..server.core.shuffle import EXACT_RANDBELOW
+from ..server.core.shuffle import BIT_LENGTHS, EXACT_RANDBELOW
 from ..server.games.schotten_totten import cards as C
 from ..server.games.schotten_totten import playout
 from ..server.games.schotten_totten.determinize import redeal
@@ -542,10 +542,6 @@ def view_policy(bots: Mapping[str, Any]) -> Policy:
     return policy
 
 
-#: ``n.bit_length()`` for small ``n`` (the rollout's inline ``randrange``)
-_BITS = tuple(n.bit_length() for n in range(64))
-
-
 def rollout(
     game: Any,
     state: Any,
@@ -580,14 +576,14 @@ def rollout(
                 ts_playout.random_playout(game, state, rng)
                 return game.outcome(state)
         getrandbits = rng.getrandbits
-        bits = _BITS
+        bits = BIT_LENGTHS
         while (decision := decide(state)) is not None:
             options = decision.options
             if decision.role == CHANCE and decision.weights is not None:
                 apply(state, options[sample_chance(rng, decision)])
                 continue
             n = len(options)
-            k = bits[n] if n < 64 else n.bit_length()
+            k = bits[n] if n < 128 else n.bit_length()
             if not k:
                 rng.randrange(n)  # no option: randrange's own error
             r = getrandbits(k)

@@ -16,8 +16,9 @@ import random
 EXACT_RANDBELOW = getattr(random.Random, "_randbelow", None) is getattr(
     random.Random, "_randbelow_with_getrandbits", object())
 
-#: ``n.bit_length()`` for the sizes of a shuffled pile (an index, not a method call)
-_BITS = tuple(n.bit_length() for n in range(128))
+#: ``n.bit_length()`` for ``n`` below 128: an index, not a method call, in the loops that draw
+#: ``randbelow(n)`` inline (this shuffle, the SDK's rollout and the games' playouts)
+BIT_LENGTHS = tuple(n.bit_length() for n in range(128))
 
 
 def shuffle(rng: random.Random, cards: list) -> None:
@@ -29,7 +30,7 @@ def shuffle(rng: random.Random, cards: list) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    bits = _BITS
+    bits = BIT_LENGTHS
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         k = bits[n] if n < 128 else n.bit_length()

@@ -18,13 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import sample_chance
+from ...core.shuffle import BIT_LENGTHS
 from .game import SchottenTotten, _st_apply, _st_apply_pending, _st_decision
 from .state import STState
 from .steps import STEPS
-
-
-#: ``n.bit_length()`` for the option counts of a decision (an index, not a method call)
-_BITS = tuple(n.bit_length() for n in range(64))
 
 
 def plays(game: Any) -> bool:
@@ -48,7 +45,7 @@ def random_playout(game: Any, state: STState, rng: Any) -> None:
             n = len(options)
             if not n:
                 rng.randrange(n)  # no option: randrange's own error
-            k = _BITS[n] if n < 64 else n.bit_length()
+            k = BIT_LENGTHS[n] if n < 128 else n.bit_length()
             r = getrandbits(k)
             while r >= n:
                 r = getrandbits(k)

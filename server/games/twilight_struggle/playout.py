@@ -1,16 +1,8 @@
-"""Uniformly random play to the end of a match: the SDK's rollout (``standoff.sdk.simulate.rollout``
-with its default policy) for this game, on the engine's own decision/apply functions.
-
-``random_playout(game, state, rng)`` plays ``state`` (mutated) to its end: every player's decision
-uniform among its options, drawn as ``rng.randrange(len(options))`` draws it, chance by
-:func:`~standoff.server.core.game.sample_chance`. ``rng`` must be a plain ``random.Random``: its
-``randrange(n)`` is, exactly, ``getrandbits(n.bit_length())`` drawn again until below ``n``, done
-here inline (the SDK checks both before calling; tests/bots/test_simulate.py compares the two).
-The same draws as the SDK's general loop, hence the same rollouts, with or without the compiled
-engine (playout.pxd types it: the state is a TSState, decision and apply are C calls). The
-choices are numbered but not logged in ``state.history``: only the outcome of a rollout is kept.
-
-Pure: the caller passes the generator; nothing here draws by itself, reads a clock or logs.
+"""Uniformly random play to the end of a match: the SDK's rollout for this game, on the engine's
+own decision/apply functions. The contract (the same draws as the SDK's general loop, the choices
+numbered but not logged) is Battle Line's: see ``schotten_totten/playout.py``. The loop is
+written once per game because each is typed to its own game (playout.pxd: a TSState, and
+decision/apply as C calls); a shared one would call them through Python.
 """
 
 from __future__ import annotations
@@ -18,12 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import sample_chance
+from ...core.shuffle import BIT_LENGTHS
 from .game import STEPS, TwilightStruggle, _ts_apply, _ts_apply_pending, _ts_decision
 from .state import TSState
-
-
-#: ``n.bit_length()`` for small ``n``: a decision has a few dozen options at most
-_BITS = tuple(n.bit_length() for n in range(64))
 
 
 def plays(game: Any) -> bool:
@@ -47,7 +36,7 @@ def random_playout(game: Any, state: TSState, rng: Any) -> None:
             n = len(options)
             if not n:
                 rng.randrange(n)  # no option: randrange's own error
-            k = _BITS[n] if n < 64 else n.bit_length()
+            k = BIT_LENGTHS[n] if n < 128 else n.bit_length()
             r = getrandbits(k)
             while r >= n:
                 r = getrandbits(k)
