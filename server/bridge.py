@@ -283,7 +283,7 @@ class _OneThreadGuest:
         """Trio's I/O is ready, it was woken, or its deadline came: its next tick. Nothing if
         trio is not idle (its descriptor stays watched: its tick to come polls the events)."""
         if self.idle:
-            self._unwatch()
+            self._leave_idle()
             self._resume()
 
     def resume_soon(self) -> None:
@@ -291,11 +291,12 @@ class _OneThreadGuest:
         same as trio writing its wake-up socket and the loop seeing it, one syscall and one
         poll fewer."""
         if self.idle:
-            self._unwatch()
+            self._leave_idle()
             self.runner.guest_tick_scheduled = True  # so trio's reschedule does not write it
             self.loop.call_soon(self._resume)
 
-    def _unwatch(self) -> None:
+    def _leave_idle(self) -> None:
+        """Trio is no longer idle: its timer, if any, is cancelled (its descriptor stays watched)."""
         if self.idle:
             self.idle = False
             if self.timer is not None:
@@ -304,7 +305,7 @@ class _OneThreadGuest:
 
     def _unwatch_for_good(self) -> None:
         """The run is over: trio closes its descriptor, so the loop must no longer watch it."""
-        self._unwatch()
+        self._leave_idle()
         if self.watching:
             self.watching = False
             self.loop.remove_reader(self.fd)
