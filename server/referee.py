@@ -255,18 +255,29 @@ class Referee:
 
     async def _session_task(self, session: Session) -> None:
         slog = log.bind(session=session.id, bot=session.identity.name)
+
+        # Messages are handled here, or straight from the gRPC reader once nothing is queued
+        # (``Inbox.direct``, one-thread driver only): the same function, one message at a time.
+        def handle(message: Any) -> None:
+            if session.closed:
+                return
+            try:
+                self._handle(session, message, slog)
+            except Exception:  # a referee bug must not take the server down: end this session
+                slog.exception("session handler failed")
+                self._end_session(session, Ending.REFEREE_ERROR, "internal referee error")
+
         with trio.CancelScope() as scope:
             session.cancel = scope
             try:
                 while (message := await session.inbox.get()) is not None:
                     if session.closed:
                         break
-                    try:
-                        self._handle(session, message, slog)
-                    except Exception:  # a referee bug must not take the server down: end this session
-                        slog.exception("session handler failed")
-                        self._end_session(session, Ending.REFEREE_ERROR, "internal referee error")
+                    handle(message)
+                    if not session.inbox.items:
+                        session.inbox.direct = handle
             finally:
+                session.inbox.direct = None
                 self._session_gone(session)
                 slog.info("session closed", protocol_errors=session.protocol_errors)
 

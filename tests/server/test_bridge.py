@@ -126,6 +126,51 @@ def test_deadlines_io_calls_and_wakeups(mode, monkeypatch):
     assert bool(idle_waits_in_threads) is (mode == "threads")
 
 
+def test_a_consumers_direct_handler_takes_items_only_with_one_thread_and_nothing_queued(mode):
+    """``Inbox.direct``: with the one-thread driver an item pushed while none waits is handled
+    inside the push (the consumer's task is not woken for it); one that finds an item queued
+    joins the queue, so the order holds. Under trio's own guest mode the handler is never used."""
+
+    async def go():
+        bridge = TrioBridge()
+        await _started(bridge)
+        try:
+            inbox = Inbox(bridge, limit=8)
+            handled, got = [], []
+
+            def direct(item):
+                # What the referee's handler does: read trio's clock, reschedule a trio task.
+                handled.append((item, trio.current_time() > 0))
+                woken.set()
+
+            woken = trio.Event()
+            inbox.items.append("queued")  # as if pushed before the consumer set its handler
+            inbox.direct = direct
+            assert inbox.push("behind") and list(inbox.items) == ["queued", "behind"] and handled == []
+
+            async def consume():
+                got.append(await inbox.get())
+                got.append(await inbox.get())
+
+            await bridge.call(consume)
+            waiter = bridge.call(woken.wait)  # a trio task the handler is to wake
+            await asyncio.sleep(0.01)
+            assert inbox.push("first") and inbox.push("second")
+            in_push = list(handled)  # before asyncio yields: handled inside the pushes, or not
+            if in_push:
+                await asyncio.wait_for(waiter, 5)
+            return got, in_push, list(inbox.items)
+        finally:
+            await bridge.stop()
+
+    got, in_push, left = asyncio.run(go())
+    assert got == ["queued", "behind"]
+    if mode == "one-thread":
+        assert in_push == [("first", True), ("second", True)] and left == []
+    else:
+        assert in_push == [] and left == ["first", "second"]
+
+
 def test_stop_cancels_trio_and_the_loop_is_left_clean(mode):
     async def go():
         bridge = TrioBridge()

@@ -553,3 +553,42 @@ def test_twilight_struggle_over_the_wire(server):
     game = get_game("twilight-struggle")
     state = replay(game, record)
     assert game.outcome(state).termination == record.footer["termination"]
+
+
+@pytest.mark.parametrize("guest", ["one-thread", "threads"])
+def test_a_referee_bug_handling_a_message_ends_only_that_session(tmp_path, monkeypatch, guest):
+    """A bug while the referee handles a session's message (a choice here) ends that session with
+    INTERNAL and nothing else: the next session is served. Checked on both trio drivers: with one
+    thread the choice is handled straight from the gRPC reader (``Inbox.direct``), otherwise by
+    the session's trio task."""
+    from standoff.server.bridge import GUEST_ENV
+    from standoff.server.referee import Referee
+
+    monkeypatch.setenv(GUEST_ENV, guest)
+    choice = Referee._choice
+
+    def buggy(self, session, message):
+        if message.match_id == "boom":
+            raise RuntimeError("a referee bug")
+        return choice(self, session, message)
+
+    monkeypatch.setattr(Referee, "_choice", buggy)
+    srv = ServerThread(tmp_path).start()
+    try:
+        hit = RawClient(srv.address, srv.tokens.add("alice"))
+        assert hit.next("welcome") is not None
+        boom = pb.PlayRequest()
+        boom.choice.match_id = "boom"
+        hit.send(boom)
+        assert hit.next() is None and hit.status.code() == grpc.StatusCode.INTERNAL
+        assert "internal referee error" in hit.status.details()
+        hit.close()
+        other = RawClient(srv.address, srv.tokens.add("bob"))
+        assert other.next("welcome") is not None
+        fine = pb.PlayRequest()
+        fine.choice.match_id = "nothing-here"
+        other.send(fine)
+        assert other.next("error").error.code == pb.ERROR_CODE_NOT_YOUR_MATCH
+        other.close()
+    finally:
+        srv.stop()
