@@ -132,7 +132,8 @@ def _run_against(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
                     rounds[side].append(result)
                 print(f"round {r + 1} ({' then '.join(order)}): " + "; ".join(
                     f"{m.name} {m.show(rounds['this'][-1][m.name])} vs {m.show(rounds['rev'][-1][m.name])}"
-                    for m in metrics if m.better != "same" and m.name in rounds["this"][-1]), flush=True)
+                    for m in metrics if m.better != "same" and m.name in rounds["this"][-1]
+                    and m.name in rounds["rev"][-1]), flush=True)
             _report({"this tree": rounds["this"], f"REV {rev}": rounds["rev"]}, metrics)
         finally:
             # only this run's worktree (no `git worktree prune`: other worktrees are not ours)
@@ -205,11 +206,14 @@ def _report(sides: dict[str, list[dict[str, float]]], metrics: Sequence[Metric])
     flagged = []
     for m in metrics:
         values = [[r[m.name] for r in sides[n] if m.name in r] for n in names]
-        if not all(values):
+        if not any(values):
             continue
-        medians = [statistics.median(v) for v in values]
-        line = f"{m.name:<{width}}  " + "  ".join(f"{m.show(v):>18}" for v in medians)
-        if len(names) == 2:
+        # A figure only one tree measures (an older tree's benchmark lacks it) is shown alone.
+        medians = [statistics.median(v) if v else None for v in values]
+        line = f"{m.name:<{width}}  " + "  ".join(f"{m.show(v) if v is not None else '-':>18}" for v in medians)
+        if None in medians:
+            pass
+        elif len(names) == 2:
             if m.better == "same":
                 same = values[0] == values[1]
                 line += "  same" if same else "  DIFFERENT"

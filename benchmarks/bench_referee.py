@@ -17,6 +17,14 @@ measured first, in the same process as the server, before it starts:
   (as the SDK is), which answers each with a real-size ``Choice`` (~30 bytes); timed on the server
   from the write of the decision to the answer read, as the referee times a decision. Neither
   side parses: this is gRPC and loopback only.
+* **paced aio floor** (one match in flight only; measured after the matches): the aio floor with
+  the referee's pace. In a match the bot waits between its answer and its next decision while the
+  referee plays the rest of the turn (the other bot, chance, the next view): on average ``wall
+  time / remote decisions - their mean elapsed time``, printed as *referee's gap*. Here the floor's
+  server computes (a busy wait) that long before each decision. A process that slept longer wakes
+  slower (on these virtual machines, by up to ~0.1 ms), so this is the least a remote decision
+  can cost at the pace a match is played; *remote/paced floor p50* compares with it. The goal
+  ratio stays the one against the aio floor.
 * **sync floor** (the older figure): a sync gRPC client *thread of this process* bouncing 64-byte
   messages off a grpc.aio echo server. Cheaper than any real bot's wire (no process switch, tiny
   messages); kept for comparison with earlier runs.
@@ -137,10 +145,11 @@ def real_messages() -> tuple[list[bytes], bytes]:
     return messages, choice.SerializeToString()
 
 
-async def remote_ping_pong(n: int) -> list[float]:
+async def remote_ping_pong(n: int, gap_ms: float = 0.0) -> list[float]:
     """The aio floor: decisions of real sizes from a grpc.aio server here to a grpc.aio client in
     a process of its own, answered with a real-size choice; timed from write to answer, as the
-    referee times a decision."""
+    referee times a decision. With ``gap_ms`` the server computes (a busy wait) that long between
+    an answer and the next decision, as the referee does: the paced floor."""
     import sys
 
     messages, choice = real_messages()
@@ -150,6 +159,10 @@ async def remote_ping_pong(n: int) -> list[float]:
         await context.read()  # the client's hello
         for i in range(n):
             message = messages[i % len(messages)]
+            if gap_ms:
+                until = time.perf_counter() + gap_ms / 1000
+                while time.perf_counter() < until:
+                    pass
             start = time.perf_counter()
             await context.write(message)
             await context.read()
@@ -189,6 +202,9 @@ METRICS = (
     against.Metric("remote/sync floor p50", "{:.2f}", "lower"),
     against.Metric("in-process p50", "{:.3f}", "lower", "ms"),
     against.Metric("bot decisions/s"),
+    against.Metric("referee's gap", "{:.3f}", "lower", "ms"),
+    against.Metric("paced aio floor p50", "{:.3f}", "lower", "ms"),
+    against.Metric("remote/paced floor p50", "{:.2f}", "lower"),
 )
 
 
@@ -309,7 +325,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
             if bot.poll() is None:
                 bot.kill()
                 bot.wait()
-    remote, local, decisions, games = [], [], 0, 0
+    remote, local, decisions, games, remote_elapsed = [], [], 0, 0, []
     for path in (data / "records").glob("*.jsonl"):
         games += 1
         for line in path.read_text().splitlines():
@@ -321,11 +337,24 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
             decisions += 1
             overhead = move["elapsed_ms"] - move.get("think_ms", 0.0)
             (remote if move["role"] == "p1" else local).append(overhead)
+            if move["role"] == "p1":
+                remote_elapsed.append(move["elapsed_ms"])
     box["loop"].call_soon_threadsafe(box["stop"].set)
     server_thread.join(30)
     shutil.rmtree(data, ignore_errors=True)
     if games != args.matches:
         raise SystemExit(f"{games} match records for {args.matches} matches")
+    figures = {}
+    if args.concurrent == 1:
+        # The referee's pace: per remote decision, the time the remote bot waited for its next
+        # one (the rest of the match's turn: the other bot, chance, the next view), on average.
+        gap_ms = max(0.0, wall * 1000 / len(remote_elapsed) - sum(remote_elapsed) / len(remote_elapsed))
+        paced = asyncio.run(remote_ping_pong(3000, gap_ms))
+        figures = {
+            "referee's gap": gap_ms,
+            "paced aio floor p50": percentile(paced, .5),
+            "remote/paced floor p50": percentile(remote, .5) / percentile(paced, .5),
+        }
     return {
         "aio floor p50": percentile(aio_floor, .5),
         "aio floor p99": percentile(aio_floor, .99),
@@ -337,6 +366,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         "remote/sync floor p50": percentile(remote, .5) / percentile(sync_floor, .5),
         "in-process p50": percentile(local, .5),
         "bot decisions/s": decisions / wall,
+        **figures,
     }
 
 
