@@ -21,10 +21,11 @@ measured first, in the same process as the server, before it starts:
   the referee's pace. In a match the bot waits between its answer and its next decision while the
   referee plays the rest of the turn (the other bot, chance, the next view): on average ``wall
   time / remote decisions - their mean elapsed time``, printed as *referee's gap*. Here the floor's
-  server computes (a busy wait) that long before each decision. A process that slept longer wakes
-  slower (on these virtual machines, by up to ~0.1 ms), so this is the least a remote decision
-  can cost at the pace a match is played; *remote/paced floor p50* compares with it. The goal
-  ratio stays the one against the aio floor.
+  server plays Schotten Totten that long before each decision (random moves and p1's views). A
+  client that slept longer, and a server whose caches the engine's work has turned over, take
+  longer over the same bytes (on these virtual machines by ~0.02-0.1 ms), so this is the least a
+  remote decision can cost at the pace and with the work of a match; *remote/paced floor p50*
+  compares with it. The goal ratio stays the one against the aio floor.
 * **sync floor** (the older figure): a sync gRPC client *thread of this process* bouncing 64-byte
   messages off a grpc.aio echo server. Cheaper than any real bot's wire (no process switch, tiny
   messages); kept for comparison with earlier runs.
@@ -148,21 +149,36 @@ def real_messages() -> tuple[list[bytes], bytes]:
 async def remote_ping_pong(n: int, gap_ms: float = 0.0) -> list[float]:
     """The aio floor: decisions of real sizes from a grpc.aio server here to a grpc.aio client in
     a process of its own, answered with a real-size choice; timed from write to answer, as the
-    referee times a decision. With ``gap_ms`` the server computes (a busy wait) that long between
-    an answer and the next decision, as the referee does: the paced floor."""
+    referee times a decision. With ``gap_ms`` the server plays Schotten Totten that long between
+    an answer and the next decision (random moves and p1's views, engine work as a match's), as
+    the referee does: the paced floor."""
+    import random
     import sys
+
+    from standoff.server.games import get_game
 
     messages, choice = real_messages()
     samples: list[float] = []
+    game, rng = get_game("schotten-totten"), random.Random(0)
+    state = game.new_state(game.rules(None, {}))
+
+    def play_for(seconds: float) -> None:
+        nonlocal state
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until:
+            decision = game.decision(state)
+            if decision is None:
+                state = game.new_state(game.rules(None, {}))
+                continue
+            game.apply(state, decision.options[rng.randrange(len(decision.options))])
+            game.view(state, "p1", 0)
 
     async def play(request_iterator, context):
         await context.read()  # the client's hello
         for i in range(n):
             message = messages[i % len(messages)]
             if gap_ms:
-                until = time.perf_counter() + gap_ms / 1000
-                while time.perf_counter() < until:
-                    pass
+                play_for(gap_ms / 1000)
             start = time.perf_counter()
             await context.write(message)
             await context.read()
