@@ -50,7 +50,7 @@ try:  # the engine's mask-based solver (twice as fast as best_completion's list 
     from ..server.games.schotten_totten.formations import _best as _best_mask
 except ImportError:  # pragma: no cover - the engine renamed it: use the public interface
     _best_mask = None
-from .greedy import _logistic, _score
+from .greedy import GreedyBot, _logistic, _score
 from .probability import ProbabilityBot, game_value
 
 ENV_ITERATIONS = "STANDOFF_ISMCTS_ITERATIONS"
@@ -60,7 +60,10 @@ _STABLE = frozenset(("play", "draw", "draw_card"))
 
 
 #: The class attributes a constructor keyword (lower case) may set: ``IsmctsBot(seed, margin=0.05)``.
-_KNOBS = frozenset(("EXPLORATION", "WIDTH", "SUB_WIDTH", "PRIOR_VISITS", "MARGIN"))
+_KNOBS = frozenset(("EXPLORATION", "WIDTH", "SUB_WIDTH", "PRIOR_VISITS", "MARGIN", "REPLY", "REPLY_SCENARIOS", "REPLY_ALL",
+                    "BELIEF_TAU"))
+#: The opponent's reply in a line (``REPLY``): the troop policy, or a bot that plays tactics.
+_REPLIES = ("troops", "greedy", "probability")
 
 
 class _Node:
@@ -109,6 +112,22 @@ class IsmctsBot(Bot):
     #: and draw rules see what the flag model here does not: the worth of a tactics card kept in
     #: hand) unless another move's mean beats it by more than this (a chance of winning the game)
     MARGIN = 0.02
+    #: how the opponent replies in a line when its (sampled) hand offers it a tactics card at a
+    #: ``play``: ``"troops"`` the fast troop policy (:meth:`_policy`, which never plays one),
+    #: ``"greedy"`` / ``"probability"`` that bot's answer on the opponent's view of the sample
+    #: (its hand there is the sampled one: nothing hidden is read), the rest of that move (the
+    #: card's targets) by the same bot; a reply without a playable tactics card stays the policy's
+    REPLY = "troops"
+    #: ``REPLY = "probability"``: its deals of the unseen troops per reply (the bot's own: 24)
+    REPLY_SCENARIOS = 6
+    #: 1: the reply bot plays every opponent move of a line (``play`` and its steps), not only
+    #: those at which a tactics card is offered
+    REPLY_ALL = 0
+    #: paired selection: weigh each sampled deal by how well it explains the opponent's last troop
+    #: play (:meth:`_deal_weight`: ``exp((gain of the card and flag it chose - best gain) /
+    #: BELIEF_TAU)`` by the flag model, its hand then taken as the sampled hand plus that card);
+    #: None or 0: every deal weighs the same (uniform re-deals)
+    BELIEF_TAU: float | None = None
     #: Tests set this to see exceptions instead of the fallback (counted and logged in play:
     #: :meth:`Bot.count_fallback`).
     strict = False
@@ -160,6 +179,23 @@ class IsmctsBot(Bot):
         self._memo: dict[tuple, float] = {}
         self._model = FlagModel(self.fallback)
         self._anchor: str | None = None
+        #: the opponent's last troop play and our troops placed since (:func:`_last_opponent_play`)
+        self._last_play: tuple | None = None
+        #: paired selection: the sum of the deals' weights in the last search (rounds if uniform)
+        self.weight_sum = 0.0
+        if self.REPLY not in _REPLIES:
+            raise ValueError(f"IsmctsBot.REPLY must be one of {', '.join(_REPLIES)}, not {self.REPLY!r}")
+        #: the opponent's reply in a line when it may play a tactics card (None: the policy's)
+        self._reply: Any = None
+        if self.REPLY == "greedy":
+            self._reply = GreedyBot(seed)
+        elif self.REPLY == "probability":
+            self._reply = ProbabilityBot(seed)
+            self._reply.SCENARIOS = int(self.REPLY_SCENARIOS)
+        if self._reply is not None:
+            self._reply.strict = True  # an error in a line is the search's (counted there)
+        #: lines' opponent decisions answered by the reply bot (totals over the bot's life)
+        self.replies = 0
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
@@ -183,6 +219,7 @@ class IsmctsBot(Bot):
         try:
             belief = Belief(self.game, view, options=self.options, check=False)
             self._anchor = None
+            self._last_play = _last_opponent_play(view, decision.role) if self.BELIEF_TAU else None
             if self.SELECTION == "paired" and self.MARGIN is not None:
                 self._anchor = keys[self.fallback.choose(decision, view)]
             index = self._search(belief, keys)
@@ -268,6 +305,8 @@ class IsmctsBot(Bot):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
         done = rounds = 0
+        weights = 0.0
+        last = self._last_play if self.BELIEF_TAU else None
         if count > 1:
             while True:
                 if budget is not None and done + count > budget and rounds:
@@ -276,11 +315,14 @@ class IsmctsBot(Bot):
                     break
                 deal = belief.sample(rng)
                 seed = rng.getrandbits(64)
+                weight = 1.0 if last is None else self._deal_weight(deal, me, last)
                 for i, (path, _) in enumerate(moves):
-                    totals[i] += self._playout(game, deal.copy(), path, me, random.Random(seed))
+                    totals[i] += weight * self._playout(game, deal.copy(), path, me, random.Random(seed))
                 done += count
                 rounds += 1
-        means = [t / rounds if rounds else 0.0 for t in totals]
+                weights += weight
+        means = [t / weights if weights > 0 else 0.0 for t in totals]
+        self.weight_sum = weights
         self.stats = {"iterations": done, "rounds": rounds,
                       "moves": {" ".join(path): (rounds, mean) for (path, _), mean in zip(moves, means, strict=True)}}
         order = sorted(range(count), key=lambda i: (-means[i], -moves[i][1], i))
@@ -301,6 +343,9 @@ class IsmctsBot(Bot):
         plays = 0
         depth = self.DEPTH
         decide, apply = game.decision, game.apply
+        reply = self._reply
+        replying = False  # the reply bot is playing the opponent's current move
+        reply_all = bool(self.REPLY_ALL)
         while True:
             decision = decide(state)
             if decision is None:
@@ -328,7 +373,68 @@ class IsmctsBot(Bot):
             if len(options) == 1:
                 apply(state, options[0])
                 continue
+            if reply is not None and role != me:
+                step = decision.step
+                if step == "play":  # a tactics card offered: the reply bot plays this move
+                    replying = reply_all or any(isinstance(o.value, int) and o.value >= 60 for o in options)
+                if replying and step not in ("claim", "draw", "scout_draw"):
+                    apply(state, options[self._reply_index(game, state, decision, role, rng)])
+                    continue
             apply(state, options[self._policy(state, decision, rng)])
+
+    def _reply_index(self, game, state, decision, role: str, rng: random.Random) -> int:
+        """The reply bot's answer for ``role`` (the opponent) in a line: on that role's view of
+        the sampled state (its recent history only: greedy reads the last passes), with the
+        line's random numbers (common to every candidate of a round)."""
+        reply = self._reply
+        reply.rng = rng
+        history = state.history
+        since = max(0, history[0][0] - 12) if history is not None else 0
+        view = game.view(state, role, since)
+        self.replies += 1
+        try:
+            index = reply._choose(decision, view)
+        except (SimulationError, KeyError, ValueError):
+            raise
+        except Exception as exc:  # the search's caller answers ValueError by probability, counted
+            raise ValueError(f"the reply bot failed at {decision.step!r}: {exc!r}") from exc
+        if index is None or not 0 <= index < len(decision.options):
+            raise ValueError(f"the reply bot found no answer at {decision.step!r}")
+        return index
+
+    def _deal_weight(self, deal, me: str, last: tuple) -> float:
+        """How well the sampled ``deal`` explains the opponent's last troop play ``last`` (see
+        :func:`_last_opponent_play`): the position then rebuilt from the sample (that card back in
+        the opponent's hand, it and our troops placed since off the table; the opponent's draw
+        since is not taken out), every troop of that hand on every open flag scored as the flag
+        model's troop policy scores them (the gain in that flag's chance, less a small cost per
+        value) from the opponent's side, and ``exp((chosen - best) / BELIEF_TAU)``: 1 when the
+        sampled hand would have made that play, smaller the better a play it would have had."""
+        card, flag, ours = last
+        roles = deal.rules.roles
+        n = len(roles)
+        me_index = roles.index(me)
+        opp = 1 - me_index
+        sides = list(deal.sides)
+        back = 1 << card
+        for c, f in ours:
+            side = sides[f * n + me_index]
+            if c not in side:
+                return 1.0  # moved since (Redeploy, Traitor...): not rebuilt
+            sides[f * n + me_index] = tuple(x for x in side if x != c)
+            back |= 1 << c
+        side = sides[flag * n + opp]
+        if card not in side:
+            return 1.0
+        sides[flag * n + opp] = tuple(x for x in side if x != card)
+        hands = list(deal.hands)
+        hands[opp] = tuple(hands[opp]) + (card,)
+        then = _Then(deal, tuple(sides), tuple(hands), back)
+        gains = _placement_gains(self._model, then, opp)
+        chosen = gains.get((card, flag))
+        if chosen is None or not gains:
+            return 1.0
+        return math.exp((chosen - max(gains.values())) / self.BELIEF_TAU)
 
     def _candidates(self, moves: list, anchor: str | None = None) -> list:
         """The moves searched: the ``WIDTH`` best first choices (a card to play...) by static value,
@@ -496,6 +602,98 @@ class IsmctsBot(Bot):
         if found is None:
             found = self._memo[key] = game_value(self._model.flags(state, me_index))
         return found
+
+
+class _Then:
+    """A sampled state as it stood at the opponent's last play, for :class:`FlagModel` (which
+    reads only these): the sides and hands given, the unseen troops plus ``back``."""
+
+    __slots__ = ("rules", "sides", "hands", "claimed", "fog", "mud", "_unseen")
+
+    def __init__(self, state, sides, hands, back: int) -> None:
+        self.rules = state.rules
+        self.sides = sides
+        self.hands = hands
+        self.claimed, self.fog, self.mud = state.claimed, state.fog, state.mud
+        self._unseen = state.unseen_mask() | back
+
+    def unseen_mask(self) -> int:
+        return self._unseen
+
+
+def _placement_gains(model: "FlagModel", state, role: int) -> dict[tuple[int, int], float]:
+    """The troop policy's score of every ``(troop in role's hand, open flag)`` in ``state``: the
+    gain in the flag model's chance at that flag, less 0.001 per card value (as
+    :meth:`FlagModel.best_placement`, which keeps only the best)."""
+    n = len(state.rules.roles)
+    opp = 1 - role
+    hand_mask, count = _troop_mask(state.hands[role])
+    external = state.unseen_mask() & ~hand_mask
+    out = {}
+    opens = []
+    for f in range(9):
+        if state.claimed[f] >= 0:
+            continue
+        size = 4 if state.mud[f] >= 0 else 3
+        mine = state.sides[f * n + role]
+        if len(mine) >= size:
+            continue
+        fog = state.fog[f] >= 0
+        theirs = state.sides[f * n + opp]
+        if len(theirs) > size:
+            theirs = _strongest(theirs, size, fog)
+        base = model.side(mine, theirs, False, size, fog, hand_mask, count, external)
+        opens.append((f, mine, theirs, size, fog, base))
+    for card in state.hands[role]:
+        if card >= 60:
+            continue
+        rest = hand_mask & ~(1 << card)
+        penalty = 0.001 * (card % 10 + 1)
+        for f, mine, theirs, size, fog, base in opens:
+            value = model.side(mine + (card,), theirs, False, size, fog, rest, count - 1, external)
+            out[(card, f)] = value - base - penalty
+    return out
+
+
+def _last_opponent_play(view: dict, me: str) -> tuple | None:
+    """From the view's history: the opponent's last ``play`` if it was a troop placed on a flag,
+    as ``(card, flag, ((our troop, its flag), ...))`` with the troops we placed since; None if
+    its last play was a pass or a tactics card, or ours since was a tactics card."""
+    from ..server.games.schotten_totten import cards as C
+
+    history = view.get("history") or []
+    ours: list[tuple[int, int]] = []
+    pending: int | None = None  # our troop awaiting its place entry
+    for i in range(len(history) - 1, -1, -1):
+        entry = history[i]
+        if len(entry) < 4:
+            continue
+        _, role, step, key = entry[:4]
+        if role == me:
+            if step == "place" and isinstance(key, str) and key.startswith("flag:"):
+                pending = int(key[5:]) - 1
+            elif step == "play":
+                if key == "pass":
+                    pending = None
+                    continue
+                card = C.card_from_name(key[5:]) if isinstance(key, str) and key.startswith("card:") else 99
+                if card >= 60 or pending is None:
+                    return None
+                ours.append((card, pending))
+                pending = None
+            continue
+        if role == "chance" or step != "play":
+            continue
+        if not (isinstance(key, str) and key.startswith("card:")):
+            return None
+        card = C.card_from_name(key[5:])
+        if card >= 60:
+            return None
+        nxt = history[i + 1] if i + 1 < len(history) else None
+        if not nxt or nxt[1] != role or nxt[2] != "place" or not str(nxt[3]).startswith("flag:"):
+            return None
+        return card, int(nxt[3][5:]) - 1, tuple(ours)
+    return None
 
 
 def _strongest(side: tuple[int, ...], size: int, fog: bool) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ from standoff.bots.random_bot import RandomBot
 from standoff.sdk.simulate import Belief
 from standoff.server.core.game import CHANCE
 from standoff.server.games import get_game
+from standoff.server.games.schotten_totten import cards as C
 from standoff.server.local import chance_rng, play_match, sample_chance
 
 GAME = get_game("schotten-totten")
@@ -330,3 +331,133 @@ def test_the_judge_is_greedys_flag_estimate():
             index = sample_chance(chance, d) if d.role == CHANCE else rng.randrange(len(d.options))
             GAME.apply(state, d.options[index])
     assert compared > 1000
+
+
+def tactics_reply_position(held: bool = True):
+    """A ``play`` decision of a seeded random game at which the opponent holds a tactics card
+    (so a line's reply may play one; ``held=False``: holds none), and its decision."""
+    for seed in range(40):
+        state, decision = play_position(300 + seed, 30)
+        opp = 1 - state.rules.roles.index(decision.role)
+        if any(c >= 60 for c in state.hands[opp]) == held:
+            return state, decision
+    raise AssertionError("no position with a tactics card in the opponent's hand")
+
+
+def test_reply_knob_is_checked():
+    assert IsmctsBot(1).REPLY == "troops" and IsmctsBot(1)._reply is None
+    assert isinstance(IsmctsBot(1, reply="greedy")._reply, GreedyBot)
+    bot = IsmctsBot(1, reply="probability", reply_scenarios=3)
+    assert bot._reply.name == "probability" and bot._reply.SCENARIOS == 3
+    from standoff.bots.probability import ProbabilityBot
+
+    assert ProbabilityBot.SCENARIOS == 24  # the instance's, not the class's
+    with pytest.raises(ValueError, match="REPLY"):
+        IsmctsBot(1, reply="tactics")
+
+
+@pytest.mark.parametrize("reply", ["greedy", "probability"])
+def test_tactics_replies_come_from_the_reply_bot_on_the_opponents_view_of_a_sample(monkeypatch, reply):
+    """With ``reply`` set, a line's opponent move that may use a tactics card is the reply bot's
+    answer, given the opponent's view of the sampled state (its sampled hand, the table we see);
+    the default troop policy never asks it; the answer is a legal option and the search stays
+    deterministic given its seed."""
+    state, decision = tactics_reply_position()
+    me = decision.role
+    decision, view = wire(decision, GAME.view(state, me))
+    plain = IsmctsBot(5, iterations=80)
+    plain.choose(decision, view)
+    assert plain.replies == 0
+    asked = []
+    cls = GreedyBot if reply == "greedy" else __import__("standoff.bots.probability", fromlist=["x"]).ProbabilityBot
+    real = cls._choose
+
+    def spy(self, d, v):
+        index = real(self, d, v)
+        asked.append((d.role, d.step, v["role"], v["hand"], index, len(d.options)))
+        return index
+
+    monkeypatch.setattr(cls, "_choose", spy)
+    seen = []
+    for _ in range(2):
+        bot = IsmctsBot(5, iterations=80, reply=reply)
+        index = bot.choose(decision, view)
+        seen.append((index, bot.stats, bot.replies))
+    assert seen[0] == seen[1] and 0 <= seen[0][0] < len(decision.options)
+    mine = [a for a in asked if a[0] == me]  # the probability anchor (and nothing else) is ours
+    theirs = [a for a in asked if a[0] != me]
+    assert len(theirs) == seen[0][2] + seen[1][2] > 0
+    assert all(role == seen_as and 0 <= i < n for role, _, seen_as, _, i, n in theirs)
+    plays = [hand for _, step, _, hand, _, _ in theirs if step == "play"]
+    assert plays and all(any(C.card_from_name(name) >= 60 for name in hand) for hand in plays)
+    assert len(mine) == 2  # the probability anchor, once per search (greedy's _choose serves it)
+
+
+def test_reply_all_answers_every_opponent_move_of_a_line():
+    """``reply_all=1``: the reply bot plays the opponent's moves without a tactics card too (more
+    replies than with tactics moves only, where the opponent holds none: then the tactics-only
+    reply is never asked), still legal and deterministic."""
+    state, decision = tactics_reply_position(held=False)
+    decision, view = wire(decision, GAME.view(state, decision.role))
+    counts = []
+    for knobs in ({"reply": "greedy"}, {"reply": "greedy", "reply_all": 1}, {"reply": "greedy", "reply_all": 1}):
+        bot = IsmctsBot(5, iterations=80, **knobs)
+        index = bot.choose(decision, view)
+        assert 0 <= index < len(decision.options)
+        counts.append((bot.replies, index, bot.stats))
+    assert counts[1] == counts[2]
+    assert counts[1][0] > counts[0][0] == 0
+
+
+def test_last_opponent_play_is_read_from_the_history():
+    """The opponent's last troop play (card, flag) and our troops placed since; None after its
+    pass or tactics card, or after a tactics card of ours."""
+    last = ismcts_module._last_opponent_play
+    history = [
+        [1, "p2", "play", "card:red-3"], [2, "p2", "place", "flag:2"], [3, "p2", "draw", "deck:troops"],
+        [4, "chance", "draw_card", "deck:troops"],
+        [5, "p1", "play", "card:blue-9"], [6, "p1", "place", "flag:7"], [7, "p1", "draw", "deck:troops"],
+        [8, "chance", "draw_card", "card:green-1"],
+    ]
+    red3, blue9 = C.card_from_name("red-3"), C.card_from_name("blue-9")
+    assert last({"history": history}, "p1") == (red3, 1, ((blue9, 6),))
+    assert last({"history": history[:4]}, "p1") == (red3, 1, ())
+    assert last({"history": history + [[9, "p2", "play", "pass"]]}, "p1") is None
+    assert last({"history": history[:4] + [[5, "p1", "play", "card:fog"], [6, "p1", "environment", "flag:7"]]},
+                "p1") is None
+    assert last({"history": [[1, "p2", "play", "card:traitor"], [2, "p2", "traitor", "card:red-3"]]}, "p1") is None
+    assert last({"history": []}, "p1") is None
+
+
+def test_belief_weights_deals_by_the_opponents_last_play():
+    """``belief_tau``: every sampled deal weighs ``exp(...)`` in (0, 1] (1 for a deal whose hand
+    would have made the opponent's last play), the means are weighted (their sum below the
+    rounds when some deal explains it worse), and the search stays a function of the view;
+    without it every deal weighs 1."""
+    checked = 0
+    for seed in range(8):
+        state, decision = play_position(400 + seed, 40)
+        role = decision.role
+        view = GAME.view(state, role)
+        found = ismcts_module._last_opponent_play(view, role)
+        if found is None:
+            continue
+        other = GAME.determinize(state, role, random.Random(seed))
+        answers = []
+        for world in (state, other):
+            bot = IsmctsBot(9, iterations=120, belief_tau=0.05)
+            answers.append((bot.choose(*wire(GAME.decision(world), GAME.view(world, role))), bot.stats,
+                            bot.weight_sum))
+        assert answers[0] == answers[1]
+        rounds = answers[0][1]["rounds"]
+        assert 0.0 < answers[0][2] <= rounds
+        checked += answers[0][2] < rounds - 1e-9
+        bot = IsmctsBot(9, iterations=120)
+        bot.choose(*wire(decision, view))
+        assert bot.weight_sum == bot.stats["rounds"]
+        weigher = IsmctsBot(9, belief_tau=0.05)
+        weigher._model = ismcts_module.FlagModel(weigher)
+        for _ in range(5):
+            w = weigher._deal_weight(GAME.determinize(state, role, random.Random(_)), role, found)
+            assert 0.0 < w <= 1.0
+    assert checked >= 2
