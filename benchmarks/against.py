@@ -211,9 +211,7 @@ def _report(sides: dict[str, list[dict[str, float]]], metrics: Sequence[Metric])
         # A figure only one tree measures (an older tree's benchmark lacks it) is shown alone.
         medians = [statistics.median(v) if v else None for v in values]
         line = f"{m.name:<{width}}  " + "  ".join(f"{m.show(v) if v is not None else '-':>18}" for v in medians)
-        if None in medians:
-            pass
-        elif len(names) == 2:
+        if len(names) == 2 and None not in medians:
             if m.better == "same":
                 same = values[0] == values[1]
                 line += "  same" if same else "  DIFFERENT"
