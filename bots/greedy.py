@@ -174,6 +174,26 @@ class GreedyBot(Bot):
         self._plan = {}
         return handler(pos, keys, plan)
 
+    #: target steps whose handler answers first from the plan our ``play`` left, without the
+    #: position: step -> (kind of option, plan entry)
+    _PLANNED = {"place": ("flag", "flag"), "environment": ("flag", "flag"),
+                "deserter": ("card", "target"), "traitor_to": ("flag", "flag")}
+
+    def planned(self, decision: Any) -> int | None:
+        """What :meth:`_choose` answers at a target step when the plan our ``play`` left decides
+        it (the plan is then used up, as there), else None with the plan kept. No position is
+        built (the probability bot's: its flag odds, from deals of the unseen troops), so a
+        search that plays this bot in its lines (``ismcts``'s ``reply``) answers the targets of
+        the opponent's moves for nothing: half the cost of its lines. Unlike :meth:`_choose`, it
+        draws no random numbers."""
+        entry = self._PLANNED.get(decision.step)
+        if entry is None:
+            return None
+        found = self._index([o.key for o in decision.options], entry[0], self._plan.get(entry[1]))
+        if found is not None:
+            self._plan = {}
+        return found
+
     def _position(self, view: dict[str, Any], role: str) -> _Position:
         """The position the play and target steps judge (subclasses weigh it differently)."""
         return _Position(view, role, self)

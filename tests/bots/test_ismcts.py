@@ -345,7 +345,8 @@ def tactics_reply_position(held: bool = True):
 
 
 def test_reply_knob_is_checked():
-    assert IsmctsBot(1).REPLY == "troops" and IsmctsBot(1)._reply is None
+    assert IsmctsBot(1).REPLY == "probability" and IsmctsBot(1).REPLY_ALL == 1  # the default
+    assert IsmctsBot(1, reply="troops")._reply is None
     assert isinstance(IsmctsBot(1, reply="greedy")._reply, GreedyBot)
     bot = IsmctsBot(1, reply="probability", reply_scenarios=3)
     assert bot._reply.name == "probability" and bot._reply.SCENARIOS == 3
@@ -365,7 +366,7 @@ def test_tactics_replies_come_from_the_reply_bot_on_the_opponents_view_of_a_samp
     state, decision = tactics_reply_position()
     me = decision.role
     decision, view = wire(decision, GAME.view(state, me))
-    plain = IsmctsBot(5, iterations=80)
+    plain = IsmctsBot(5, iterations=80, reply="troops")
     plain.choose(decision, view)
     assert plain.replies == 0
     asked = []
@@ -377,10 +378,19 @@ def test_tactics_replies_come_from_the_reply_bot_on_the_opponents_view_of_a_samp
         asked.append((d.role, d.step, v["role"], v["hand"], index, len(d.options)))
         return index
 
+    real_planned = cls.planned
+
+    def planned_spy(self, d):  # a target step its play's plan answers: no view, no position
+        index = real_planned(self, d)
+        if index is not None:
+            asked.append((d.role, d.step, d.role, None, index, len(d.options)))
+        return index
+
     monkeypatch.setattr(cls, "_choose", spy)
+    monkeypatch.setattr(cls, "planned", planned_spy)
     seen = []
     for _ in range(2):
-        bot = IsmctsBot(5, iterations=80, reply=reply)
+        bot = IsmctsBot(5, iterations=80, reply=reply, reply_all=0)
         index = bot.choose(decision, view)
         seen.append((index, bot.stats, bot.replies))
     assert seen[0] == seen[1] and 0 <= seen[0][0] < len(decision.options)
@@ -400,7 +410,7 @@ def test_reply_all_answers_every_opponent_move_of_a_line():
     state, decision = tactics_reply_position(held=False)
     decision, view = wire(decision, GAME.view(state, decision.role))
     counts = []
-    for knobs in ({"reply": "greedy"}, {"reply": "greedy", "reply_all": 1}, {"reply": "greedy", "reply_all": 1}):
+    for knobs in ({"reply": "greedy", "reply_all": 0}, {"reply": "greedy", "reply_all": 1}, {"reply": "greedy", "reply_all": 1}):
         bot = IsmctsBot(5, iterations=80, **knobs)
         index = bot.choose(decision, view)
         assert 0 <= index < len(decision.options)
@@ -461,3 +471,28 @@ def test_belief_weights_deals_by_the_opponents_last_play():
             w = weigher._deal_weight(GAME.determinize(state, role, random.Random(_)), role, found)
             assert 0.0 < w <= 1.0
     assert checked >= 2
+
+
+def test_the_anchor_at_a_target_step_is_probabilitys_answer_for_our_card():
+    """At ``play`` the search may choose another card than the probability bot's answer (the
+    anchor); that bot's plan then names the other card's target, so it is dropped and at our
+    card's target steps the anchor (and the answer if the search fails) is worked out from the
+    card we played. With the stale plan, seed 301's game (reply=probability, 60 lines) took a
+    counted fallback: at an ``environment`` step the plan was for a troop card, no answer."""
+    from standoff.bots.probability import ProbabilityBot
+
+    bot = IsmctsBot(301, iterations=60, reply="probability", reply_all=0)
+    overridden = []
+    real = IsmctsBot.choose
+
+    def spy(self, decision, view):
+        index = real(self, decision, view)
+        if decision.step == "play" and self._anchor is not None and decision.options[index].key != self._anchor:
+            overridden.append(self.fallback._plan)
+        return index
+
+    bot.choose = spy.__get__(bot)
+    bots = {"p1": bot, "p2": ProbabilityBot(901)}
+    play_match(GAME, GAME.rules(None, {}), bots, 301, timing=False)
+    assert overridden and all(plan == {} for plan in overridden)
+    assert bot.fallbacks == 0

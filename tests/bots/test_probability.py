@@ -40,6 +40,60 @@ def test_game_value_and_weights():
     assert w[0] == w[1] == 0.0 or all(x >= 0 for x in w)
 
 
+def test_flag_weights_are_the_difference_of_two_game_values_to_the_last_bit():
+    """flag_weights shares work between its 18 game values; the result must be the one of the
+    definition exactly (a weight that moved by a rounding error could change a close choice)."""
+    rng = random.Random(7)
+    sixths = [k / 6 for k in range(7)]
+    for _ in range(3000):
+        p = [rng.choice([0.0, 1.0, rng.random(), rng.choice(sixths), rng.randrange(25) / 24]) for _ in range(9)]
+        expected = []
+        for f in range(9):
+            hi, lo = list(p), list(p)
+            hi[f], lo[f] = 1.0, 0.0
+            expected.append(game_value(hi) - game_value(lo))
+        assert flag_weights(p) == expected, p
+
+
+def test_planned_answers_as_choose_does_when_the_plan_decides():
+    """``planned`` (used by ismcts's lines, without a view) gives the index ``_choose`` gives at a
+    target step whose answer the play's plan names, uses the plan up as ``_choose`` does, and
+    is None (plan kept) where the plan does not decide: then ``_choose`` answers."""
+    rng = random.Random(3)
+    decided = 0
+    for seed in range(30):
+        state = GAME.new_state(GAME.rules())
+        chance = chance_rng(seed)
+        bots = {"p1": ProbabilityBot(seed), "p2": ProbabilityBot(seed + 100)}
+        while (d := GAME.decision(state)) is not None:
+            if d.role == CHANCE:
+                GAME.apply(state, d.options[sample_chance(chance, d)])
+                continue
+            bot = bots[d.role]
+            view = GAME.view(state, d.role)
+            if d.step != "play" and len(d.options) > 1:
+                plan = dict(bot._plan)
+                index = bot.planned(d)
+                if index is None:
+                    assert bot._plan == plan
+                    index = bot._choose(d, view)
+                    index = 0 if index is None else index
+                else:
+                    decided += 1
+                    assert bot._plan == {}
+                    bot._plan = plan
+                    bot.rng = random.Random(seed)
+                    assert bot._choose(d, view) == index
+            else:
+                index = rng.randrange(len(d.options)) if len(d.options) > 1 and rng.random() < 0.2 else None
+                if index is None:
+                    index = bot._choose(d, view) if len(d.options) > 1 else 0
+                else:
+                    bot._plan = {}  # a random play: the plan is not for this card
+            GAME.apply(state, d.options[index])
+    assert decided > 100
+
+
 def test_formation_odds_from_the_unseen_cards():
     rng = random.Random(5)
     state = GAME.new_state(GAME.rules())
