@@ -120,7 +120,7 @@ class IsmctsBot(Bot):
     #: ``"greedy"`` / ``"probability"`` that bot's answer on the opponent's view of the sample
     #: (its hand there is the sampled one: nothing hidden is read), the rest of that move (the
     #: card's targets) by the same bot; a reply without a playable tactics card stays the policy's
-    #: (the default since issue 22: 63.0% against probability in 200 paired games where the
+    #: (the default since issue 22: 62.5% against probability in 200 paired games where the
     #: troop policy's replies score 57.0%; docs/bots.md)
     REPLY = "probability"
     #: ``REPLY = "probability"``: its deals of the unseen troops per reply (the bot's own: 24)

@@ -73,16 +73,21 @@ def _spread(p) -> list[float]:
 def game_value(p: list[float]) -> float:
     """Chance of winning a two-player game if each flag ``f`` is won independently with chance
     ``p[f]`` (1 or 0 for a claimed flag)."""
-    high = _spread(p[5:])
+    return _value(_spread(p[:5]), _spread(p[5:]))
+
+
+def _value(low: list[float], high: list[float]) -> float:
+    """:func:`game_value` from the spreads of flags 1-5 (``low``) and 6-9 (``high``)."""
     total = 0.0
     mul = float.__mul__
-    for x, row in zip(_spread(p[:5]), _ROWS):
+    for x, row in zip(low, _ROWS):
         if x:
             total += x * sum(map(mul, high, row))
     return total
 
 
 def _rows_value(low: list[float], sums: list[float]) -> float:
+    """:func:`_value` with each row's sum over the high flags computed already (``sums``)."""
     total = 0.0
     for x, s in zip(low, sums):
         if x:
@@ -110,17 +115,11 @@ def flag_weights(p: list[float]) -> list[float]:
         lo[f] = 0.0
         out.append(_rows_value(_spread(hi), sums) - _rows_value(_spread(lo), sums))
     for f in range(5, 9):
-        values = []
-        for q in (1.0, 0.0):
-            high = list(p[5:])
-            high[f - 5] = q
-            spread = _spread(high)
-            total = 0.0
-            for x, row in zip(low_spread, _ROWS):
-                if x:
-                    total += x * sum(map(mul, spread, row))
-            values.append(total)
-        out.append(values[0] - values[1])
+        hi = list(p[5:])
+        hi[f - 5] = 1.0
+        lo = list(p[5:])
+        lo[f - 5] = 0.0
+        out.append(_value(low_spread, _spread(hi)) - _value(low_spread, _spread(lo)))
     return out
 
 
