@@ -113,11 +113,19 @@ class TokenRegistry:
         Returns whether the file entries changed. A deleted file means no file tokens. A file that
         cannot be read or parsed leaves the last good entries in place and raises
         :class:`RegistryError` once for that version of the file (not again until it changes).
+        An empty file, when there were entries, is taken for one being written: nothing changes
+        until it has text (delete the file to remove every file token).
         """
         if self.path is None:
             return False
         signature = _signature(self.path)
         if signature == self._signature:
+            return False
+        if signature is not None and signature[1] == 0 and self._entries:
+            # An empty file is one being written: editors, shell redirections and
+            # ``Path.write_text`` truncate before they write. Read as "no tokens" it would end
+            # every session for a moment (and, were the new text then broken, for good); so the
+            # last entries stay, silently, and the file is looked at again at the next check.
             return False
         self._signature = signature  # stat before read: a change during the read is seen next time
         before = self.generation

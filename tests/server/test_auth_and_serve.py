@@ -47,6 +47,32 @@ def test_broken_registry_file_is_a_clear_error(tmp_path, content, message):
         TokenRegistry(path)
 
 
+def test_an_emptied_token_file_is_one_being_written_not_an_empty_registry(tmp_path):
+    # Editors and `Path.write_text` truncate before they write: a serving registry that stats the
+    # file in between must not read "no tokens" (it would end every session, and were the new
+    # text broken, keep none for good). A CI flake of the token-reload test was exactly that.
+    path = tmp_path / "tokens.json"
+    registry = TokenRegistry(path)
+    alice = registry.add("alice")
+    generation = registry.generation
+    path.write_text("")  # the moment between the truncation and the write
+    assert registry.refresh() is False and registry.verify(alice).name == "alice"
+    assert registry.generation == generation
+    path.write_text("{not json")  # the new text, broken: the last good tokens stay
+    with pytest.raises(RegistryError, match="not valid JSON"):
+        registry.refresh()
+    assert registry.refresh() is False and registry.verify(alice).name == "alice"
+    bob = TokenRegistry(tmp_path / "other.json").add("bob")
+    path.write_text((tmp_path / "other.json").read_text())  # fixed: the new file counts
+    assert registry.refresh() is True
+    assert registry.verify(alice) is None and registry.verify(bob).name == "bob"
+    path.unlink()  # deleting the file is how every file token goes
+    assert registry.refresh() is True and registry.verify(bob) is None
+    path.write_text("")  # an empty file with nothing before it is simply an empty registry
+    assert registry.refresh() is False and registry.names() == []
+    assert TokenRegistry(path).names() == []
+
+
 def test_bad_bot_names_are_refused(tmp_path):
     with pytest.raises(RegistryError, match="bad bot name"):
         TokenRegistry(tmp_path / "t.json").add("no spaces please")
