@@ -69,6 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser, rounds: int = 5) -> None:
     parser.add_argument("--against", metavar="REV", default=None,
                         help="also run this benchmark on git revision REV (a temporary worktree), "
                              "interleaved with this tree, and print both medians and their ratio")
+    parser.add_argument("--rev-built", action="store_true",
+                        help="with --against: give REV this tree's compiled modules (standoff accelerate) "
+                             "wherever REV's source of the module is the same as this tree's, so that a "
+                             "change outside them is measured with the same engine on both sides")
     parser.add_argument("--round-json", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -119,6 +123,10 @@ def _run_against(args: argparse.Namespace, metrics: Sequence[Metric]) -> int:
         worktree = Path(tmp) / "tree"
         _git(here, "worktree", "add", "--detach", "--quiet", str(worktree), full)
         try:
+            if getattr(args, "rev_built", False):
+                copied, differ = _copy_built(here, worktree)
+                print(f"--rev-built: {copied} compiled modules of this tree given to REV"
+                      + (f"; not given, their source differs in REV: {', '.join(differ)}" if differ else ""))
             shims = {"this": _shim(here, Path(tmp) / "shim-this"), "rev": _shim(worktree, Path(tmp) / "shim-rev")}
             print(f"this tree: {here} ({described}); REV: {rev} = {full[:12]} (worktree {worktree})")
             rounds: dict[str, list[dict[str, float]]] = {"this": [], "rev": []}
@@ -159,6 +167,35 @@ def _argv_without_against(argv: list[str]) -> list[str]:
         elif not word.startswith("--against="):
             out.append(word)
     return out
+
+
+def _copy_built(here: Path, worktree: Path) -> tuple[int, list[str]]:
+    """Copy this tree's compiled extension modules (``NAME.cpython-*.so`` beside ``NAME.py``) into
+    the worktree where its ``NAME.py`` is byte-identical: the same compiled code. Returns how many
+    were copied and the modules left out because their source differs."""
+    copied, differ = 0, []
+    for built in sorted(here.rglob("*.so")):
+        relative = built.relative_to(here)
+        if relative.parts[0].startswith(".") or "build" in relative.parts:
+            continue
+        source = built.with_name(built.name.split(".", 1)[0] + ".py")
+        if not source.exists():
+            continue
+        # The module's sources: NAME.py and, for Cython, its NAME.pxd.
+        if all(_read(here / part) == _read(worktree / part)
+               for part in (source.relative_to(here), source.with_suffix(".pxd").relative_to(here))):
+            shutil.copy2(built, worktree / relative)
+            copied += 1
+        else:
+            differ.append(str(source.relative_to(here)))
+    for manifest in here.rglob(".accelerated.json"):  # what vouches for them (server/accelerate.py)
+        if not manifest.relative_to(here).parts[0].startswith("."):
+            shutil.copy2(manifest, worktree / manifest.relative_to(here))
+    return copied, differ
+
+
+def _read(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None
 
 
 def _shim(tree: Path, folder: Path) -> Path:

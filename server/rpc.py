@@ -37,7 +37,7 @@ from grpc_reflection.v1alpha import reflection
 from standoff.v1 import referee_pb2 as pb
 
 from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, RegistryError, TokenRegistry
-from .bridge import Inbox, TrioBridge, guest_mode
+from .bridge import EagerWriter, Inbox, TrioBridge, guest_mode
 from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
 from .host_pool import HostPool
@@ -269,7 +269,8 @@ class RefereeServicer:
             id=secrets.token_hex(6),
             identity=identity,
             inbox=Inbox(self.bridge, self.referee.inbox_limit),
-            out=asyncio.Queue(),
+            # Written from trio's match and session code at once (bridge.EagerWriter).
+            out=EagerWriter(context.write, asyncio.get_running_loop()),
         )
         mine.add(session)
         self.session_tokens[session] = self.tokens.digest(_token_from(context) or "")
@@ -305,9 +306,8 @@ class RefereeServicer:
 
         reader = asyncio.ensure_future(read())
         try:
-            while (data := await session.out.get()) is not None:
-                yield data
-            if session.ending is not None:
+            await session.out.done  # the session ended (or its stream failed) and is written out
+            if session.ending is not None and session.out.failed is None:
                 ending, details = session.ending
                 status = STATUS_OF_ENDING[ending]
                 log.info("session ended", session=session.id, bot=name, status=status.name, details=details)

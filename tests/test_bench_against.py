@@ -68,3 +68,24 @@ def test_a_figure_only_one_tree_measures_is_shown_alone_without_a_ratio(capsys):
     assert "2.00x" in lines["games/s"]
     paced = lines["paced p50"]
     assert "2.0 ms" in paced and paced.split()[-1] == "-" and "x" not in paced.split("ms")[-1]
+
+
+def test_rev_built_gives_rev_only_the_compiled_modules_whose_sources_it_shares(tmp_path):
+    # --rev-built: the same compiled engine on both sides when only other code differs.
+    here, rev = tmp_path / "here", tmp_path / "rev"
+    for tree in (here, rev):
+        (tree / "server" / "core").mkdir(parents=True)
+    so = ".cpython-311-x86_64-linux-gnu.so"
+    for name, ours, theirs in [("same", "x = 1\n", "x = 1\n"), ("edited", "x = 1\n", "x = 2\n"),
+                               ("pxd", "x = 1\n", "x = 1\n")]:
+        (here / "server" / "core" / f"{name}.py").write_text(ours)
+        (rev / "server" / "core" / f"{name}.py").write_text(theirs)
+        (here / "server" / "core" / f"{name}{so}").write_bytes(b"built " + name.encode())
+    (here / "server" / "core" / "pxd.pxd").write_text("cdef int x\n")  # REV has no .pxd: differs
+    (here / "server" / ".accelerated.json").write_text("{}\n")
+    copied, differ = against._copy_built(here, rev)
+    assert copied == 1 and sorted(differ) == ["server/core/edited.py", "server/core/pxd.py"]
+    assert (rev / "server" / "core" / f"same{so}").read_bytes() == b"built same"
+    assert not (rev / "server" / "core" / f"edited{so}").exists()
+    assert not (rev / "server" / "core" / f"pxd{so}").exists()
+    assert (rev / "server" / ".accelerated.json").exists()

@@ -171,6 +171,124 @@ def test_a_consumers_direct_handler_takes_items_only_with_one_thread_and_nothing
         assert in_push == [] and left == ["first", "second"]
 
 
+def test_a_direct_push_runs_the_task_it_wakes_before_it_returns(mode):
+    """With the one-thread driver, trio's tick runs inside the push when trio was idle: the task
+    the handler woke (a match waiting for this answer) has run by the time ``push`` returns, and
+    what it sends then leaves before the reader reads again. Under trio's own guest mode it runs
+    later, on the loop."""
+
+    async def go():
+        bridge = TrioBridge()
+        await _started(bridge)
+        try:
+            inbox, ran = Inbox(bridge, limit=8), []
+            woken = trio.Event()
+            inbox.direct = lambda item: woken.set()
+
+            async def waiter():
+                await woken.wait()
+                ran.append(trio.current_time() > 0)
+
+            done = bridge.call(waiter)
+            await asyncio.sleep(0.01)  # trio idle, the waiter parked
+            assert inbox.push("answer")
+            in_push = list(ran)
+            if bridge.driver is None:  # no direct handler: the item waits for a consumer
+                assert list(inbox.items) == ["answer"]
+                inbox.items.clear()
+                bridge.call_soon(woken.set)
+            await asyncio.wait_for(done, 5)
+            # trio goes on as usual afterwards: a deadline, then another direct push.
+            await bridge.call(trio.sleep, 0.01)
+            again = trio.Event()
+            inbox.direct = lambda item: again.set()
+            second = bridge.call(again.wait)
+            await asyncio.sleep(0.01)
+            inbox.push("another")
+            if bridge.driver is None:
+                bridge.call_soon(again.set)
+            await asyncio.wait_for(second, 5)
+            return in_push, ran
+        finally:
+            await bridge.stop()
+
+    in_push, ran = asyncio.run(go())
+    assert ran == [True]
+    assert in_push == ([True] if mode == "one-thread" else [])
+
+
+class _FakeStream:
+    """``context.write`` as grpc.aio's: the message handed over on the first step (synchronously),
+    then a wait for the write's completion, which the test resolves (or fails) by hand."""
+
+    def __init__(self, loop):
+        self.loop, self.handed, self.pending, self.written = loop, [], [], []
+
+    async def write(self, data):
+        self.handed.append(data)
+        if data == b"sync-fail":
+            raise RuntimeError("RPC already finished")
+        if data == b"bare":
+            await asyncio.sleep(0)  # a bare yield, not a future
+        else:
+            future = self.loop.create_future()
+            self.pending.append(future)
+            await future
+        self.written.append(data)
+
+
+def test_an_eager_writer_hands_each_message_over_at_once_one_at_a_time_in_order():
+    from standoff.server.bridge import EagerWriter
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        stream = _FakeStream(loop)
+        out = EagerWriter(stream.write, loop)
+        out.put_nowait(b"one")
+        assert stream.handed == [b"one"]  # on the caller's stack: no loop round needed
+        out.put_nowait(b"two")
+        out.put_nowait(b"bare")
+        assert stream.handed == [b"one"] and out.qsize() == 2  # one write in flight at a time
+        out.put_nowait(None)
+        assert not out.done.done()
+        stream.pending[0].set_result(None)
+        await asyncio.sleep(0)
+        assert stream.written == [b"one"] and stream.handed == [b"one", b"two"]
+        stream.pending[1].set_result(None)
+        await asyncio.wait_for(out.done, 5)
+        assert stream.written == [b"one", b"two", b"bare"] and out.failed is None
+        out.put_nowait(b"late")  # over: ignored
+        assert stream.handed == [b"one", b"two", b"bare"]
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("how", ["synchronously", "in flight", "cancelled"])
+def test_an_eager_writer_whose_write_fails_ends_and_raises_nothing_to_the_sender(how):
+    from standoff.server.bridge import EagerWriter
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        stream = _FakeStream(loop)
+        out = EagerWriter(stream.write, loop)
+        if how == "synchronously":
+            out.put_nowait(b"sync-fail")  # raises inside write's first step: not here
+        else:
+            out.put_nowait(b"one")
+            out.put_nowait(b"two")
+            if how == "cancelled":
+                stream.pending[0].cancel()
+            else:
+                stream.pending[0].set_exception(ConnectionResetError("client gone"))
+        await asyncio.wait_for(out.done, 5)
+        out.put_nowait(b"three")
+        return out, stream
+
+    out, stream = asyncio.run(go())
+    assert out.failed is not None and out.qsize() == 0
+    assert b"two" not in stream.handed and b"three" not in stream.handed and stream.written == []
+
+
 def test_stop_cancels_trio_and_the_loop_is_left_clean(mode):
     async def go():
         bridge = TrioBridge()
