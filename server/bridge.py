@@ -16,6 +16,12 @@ trio's next deadline. It uses trio internals (the guest run's generator), so it 
 they are as expected (checked at start, trio pinned); otherwise, or with
 ``STANDOFF_TRIO_GUEST=threads``, trio's own guest mode runs, unchanged in behaviour.
 
+A remote decision crosses here twice, each time without a loop round: trio code writes the
+decision to the bot's gRPC stream at once (:class:`EagerWriter`), and the bot's answer, pushed
+into its session's :class:`Inbox` by the stream's reader, is handled inside that push and, trio
+being idle, trio's tick runs there too (:meth:`_OneThreadGuest.take_over`), so the match plays
+on to its next decision before the reader reads again.
+
 Shutdown order (DESIGN §4): stop the gRPC server → :meth:`TrioBridge.stop` cancels trio → wait for
 trio to finish → leave the loop.
 """
@@ -411,8 +417,14 @@ class _OneThreadGuest:
         return True
 
     def run_now(self) -> None:
-        """The tick :meth:`take_over` made the caller's."""
-        self._resume()
+        """The tick :meth:`take_over` made the caller's. Trio's failure is reported as the run's
+        (its done callback), never raised into the caller: a gRPC reader must not take trio's
+        crash for the end of its stream."""
+        try:
+            self._resume()
+        except Exception as exc:  # noqa: BLE001 - trio wraps its own errors; this is a last guard
+            self._unwatch_for_good()
+            self.guest.done_callback(outcome_lib.Error(exc))
 
     def _leave_idle(self) -> None:
         """Trio is no longer idle: its timer, if any, is cancelled (its descriptor stays watched)."""

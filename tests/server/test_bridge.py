@@ -6,7 +6,10 @@ asyncio (the inbox), calls both ways, errors, and a clean stop."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 
 import pytest
 import trio
@@ -215,6 +218,48 @@ def test_a_direct_push_runs_the_task_it_wakes_before_it_returns(mode):
     in_push, ran = asyncio.run(go())
     assert ran == [True]
     assert in_push == ([True] if mode == "one-thread" else [])
+
+
+_BROKEN_TICK = """
+import asyncio, os
+import trio
+from standoff.server.bridge import Inbox, TrioBridge
+
+async def go():
+    bridge = TrioBridge()
+
+    async def main(task_status=trio.TASK_STATUS_IGNORED):
+        task_status.started()
+
+    await bridge.start(main)
+    inbox = Inbox(bridge, limit=8)
+    inbox.direct = lambda item: None
+    await asyncio.sleep(0.01)  # trio idle
+    assert bridge.driver is not None and bridge.driver.idle
+
+    def broken():
+        raise RuntimeError("trio broke")
+
+    bridge.driver._resume = broken
+    print("push returned", inbox.push("answer"), flush=True)  # nothing raised here
+    try:
+        await asyncio.wait_for(bridge.stop(), 5)
+    except RuntimeError as exc:
+        print("the run failed with", exc, flush=True)
+
+asyncio.run(go())
+os._exit(0)  # the broken run is never finished: leave without waiting for it
+"""
+
+
+def test_trio_failing_in_a_tick_run_inside_a_push_is_the_runs_failure_not_the_readers():
+    # A last guard (trio wraps its own errors): the reader that pushed must not see it, or it
+    # would take trio's crash for the end of its stream; the bridge's run reports it instead.
+    # In a process of its own: a guest run that never finishes leaves trio's state in its thread.
+    env = {k: v for k, v in os.environ.items() if k != GUEST_ENV}
+    run = subprocess.run([sys.executable, "-c", _BROKEN_TICK], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["push returned True", "the run failed with trio broke"], run.stdout
 
 
 class _FakeStream:
