@@ -96,6 +96,8 @@ def run(args: argparse.Namespace, measure: Callable[[argparse.Namespace], Mappin
         result["_tree"] = str(this_tree())
         print(RESULT_PREFIX + json.dumps(result), flush=True)
         return 0
+    if getattr(args, "rev_built", False) and args.against is None:
+        raise SystemExit("--rev-built gives REV this tree's compiled modules: use it with --against REV")
     print(machine())
     if title:
         print(title)

@@ -194,6 +194,11 @@ class GreedyBot(Bot):
             self._plan = {}
         return found
 
+    def forget_plan(self) -> None:
+        """Drop the plan our last ``play`` left (its card was not played after all): the target
+        steps to come then work out the card from the history."""
+        self._plan = {}
+
     def _position(self, view: dict[str, Any], role: str) -> _Position:
         """The position the play and target steps judge (subclasses weigh it differently)."""
         return _Position(view, role, self)

@@ -232,7 +232,7 @@ class IsmctsBot(Bot):
                 # The probability bot's plan is for the card it would have played: at our card's
                 # target steps it must work out the card from the history (its anchor there, and
                 # its answer if the search fails), not answer with another card's target.
-                self.fallback._plan = {}
+                self.fallback.forget_plan()
             self.searches += 1
             self.total_iterations += self.stats.get("iterations", 0)
             self.search_seconds += time.perf_counter() - began

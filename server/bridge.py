@@ -267,15 +267,14 @@ class EagerWriter:
         return len(self._waiting)
 
     def put_nowait(self, item: bytes | None) -> None:
-        if self.done.done():
+        if self._ending or self.done.done():
             return
         if item is None:
             self._ending = True
             if not self._busy:
                 self._finish()
-        elif self._busy or self._ending:
-            if not self._ending:
-                self._waiting.append(item)
+        elif self._busy:
+            self._waiting.append(item)
         else:
             self._start(item)
 
@@ -283,7 +282,7 @@ class EagerWriter:
         self._busy = True
         self._step(self._write(data))
 
-    def _step(self, coro: Any, _: Any = None) -> None:
+    def _step(self, coro: Any) -> None:
         try:
             waited = coro.send(None)
         except StopIteration:
@@ -368,8 +367,7 @@ class _OneThreadGuest:
             guest.done_callback(self.runner.main_task_outcome)
             return
         except trio.TrioInternalError as exc:
-            self._unwatch_for_good()
-            guest.done_callback(outcome_lib.Error(exc))
+            self._crashed(exc)
             return
         finally:
             sniffio_library.name = previous
@@ -423,8 +421,12 @@ class _OneThreadGuest:
         try:
             self._resume()
         except Exception as exc:  # noqa: BLE001 - trio wraps its own errors; this is a last guard
-            self._unwatch_for_good()
-            self.guest.done_callback(outcome_lib.Error(exc))
+            self._crashed(exc)
+
+    def _crashed(self, exc: BaseException) -> None:
+        """Trio's run failed with ``exc``: the loop stops watching it and the run reports it."""
+        self._unwatch_for_good()
+        self.guest.done_callback(outcome_lib.Error(exc))
 
     def _leave_idle(self) -> None:
         """Trio is no longer idle: its timer, if any, is cancelled (its descriptor stays watched)."""

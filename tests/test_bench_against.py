@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -89,3 +91,9 @@ def test_rev_built_gives_rev_only_the_compiled_modules_whose_sources_it_shares(t
     assert not (rev / "server" / "core" / f"edited{so}").exists()
     assert not (rev / "server" / "core" / f"pxd{so}").exists()
     assert (rev / "server" / ".accelerated.json").exists()
+
+
+def test_rev_built_without_against_is_one_line():
+    args = argparse.Namespace(round_json=False, rev_built=True, against=None, rounds=1)
+    with pytest.raises(SystemExit, match="use it with --against REV"):
+        against.run(args, lambda a: {}, [])
