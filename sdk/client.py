@@ -152,14 +152,15 @@ async def _session(bot, channel, token, matches, results, started, book, hooks) 
                 begin = time.perf_counter()
                 index = bot.choose(decision, view)
                 think_us = int((time.perf_counter() - begin) * 1e6)
-                choice = pb.PlayRequest()
-                choice.choice.match_id = decision.match_id
-                choice.choice.decision_id = decision.decision_id
+                request = pb.PlayRequest()
+                choice = request.choice
+                choice.match_id = decision.match_id
+                choice.decision_id = decision.decision_id
                 # Anything but a valid index is sent as an out-of-range one: the referee's fault
                 # policy decides, as for any bot.
-                choice.choice.option_index = index if type(index) is int and 0 <= index < 2**32 else 2**32 - 1
-                choice.choice.think_us = think_us
-                await call.write(choice)
+                choice.option_index = index if type(index) is int and 0 <= index < 2**32 else 2**32 - 1
+                choice.think_us = think_us
+                await call.write(request)
             elif kind == "match_started":
                 info = decode_match_started(message.match_started)
                 if (info.match_id, info.role) not in started:  # a resumed seat is not started twice

@@ -84,14 +84,11 @@ class MatchResult:
 _OPTIONS: dict[tuple[str, str], Option] = {}
 
 
-def _option(key: str, label: str) -> Option:
-    """``Option(key, label)``, memoised: a game offers the same options again and again, and a
-    frozen dataclass is slow to build. (Options are immutable: sharing them is safe.)"""
-    found = _OPTIONS.get((key, label))
-    if found is None:
-        if len(_OPTIONS) >= 100_000:
-            _OPTIONS.clear()
-        found = _OPTIONS[(key, label)] = Option(key, label)
+def _new_option(key: tuple[str, str]) -> Option:
+    """``Option(*key)``, memoised (see :func:`decode_decision`)."""
+    if len(_OPTIONS) >= 100_000:
+        _OPTIONS.clear()
+    found = _OPTIONS[key] = Option(*key)
     return found
 
 
@@ -100,15 +97,24 @@ def decode_decision(msg: pb.Decision, with_view: bool = True) -> tuple[Decision,
     view of the game (e.g. a ``SchottenTottenView`` message; for a game plugin its own message
     where the plugin is installed, else the engine-style dict: :func:`standoff.sdk.views.decode_view`),
     or ``None`` if none was sent (or ``with_view`` is false: a bot that reads no view)."""
+    # On the path of every remote decision (inside the referee's clock): options are memoised,
+    # as a game offers the same ones again and again and a frozen dataclass is slow to build
+    # (options are immutable: sharing them is safe); each wire field is read once.
+    known = _OPTIONS.get
+    options = []
+    for o in msg.options:
+        key = (o.key, o.label)
+        options.append(known(key) or _new_option(key))
+    clocks = msg.clocks
     decision = Decision(
-        match_id=msg.match_id,
-        decision_id=msg.decision_id,
-        role=msg.role,
-        step=msg.step,
-        prompt=msg.prompt,
-        options=tuple([_option(o.key, o.label) for o in msg.options]),
-        clocks={c.role: c.time_left_ms for c in msg.clocks},
-        attempt=msg.attempt,
+        msg.match_id,
+        msg.decision_id,
+        msg.role,
+        msg.step,
+        msg.prompt,
+        tuple(options),
+        {c.role: c.time_left_ms for c in clocks} if clocks else {},
+        msg.attempt,
     )
     return decision, decode_view(msg.view) if with_view else None
 

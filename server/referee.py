@@ -110,8 +110,12 @@ class Match:
         claimed = capability(self.game, "flags_claimed")
         return claimed(self.final_state) if claimed is not None and self.final_state is not None else {}
 
-    def remote_seats(self) -> list[RemoteSeat]:
-        return [seat for seat in self.seats.values() if isinstance(seat, RemoteSeat)]
+    def __post_init__(self) -> None:
+        # Looked up at every remote answer; a match's seats are fixed when it is created.
+        self._remote_seats = tuple(seat for seat in self.seats.values() if isinstance(seat, RemoteSeat))
+
+    def remote_seats(self) -> tuple[RemoteSeat, ...]:
+        return self._remote_seats
 
     def summary(self, *, seed: bool = False) -> pb.MatchSummary:
         """The match as ``ListMatches`` shows it. The seed only with ``seed=True``: callers pass
@@ -291,11 +295,11 @@ class Referee:
         """Hand a session's answer (or protocol fault) to its seat's match loop. A seat that is not
         being asked keeps at most SEAT_EVENTS_LIMIT of them; past that the session is flooding
         (its seats then see a disconnect)."""
-        if seat.events[0].statistics().current_buffer_used >= SEAT_EVENTS_LIMIT:
+        if len(seat.events) >= SEAT_EVENTS_LIMIT:
             self._end_session(session, Ending.FLOODING,
                               f"more than {SEAT_EVENTS_LIMIT} answers waiting for one seat: flooding")
             return False
-        seat.events[0].send_nowait(event)
+        seat.events.send_nowait(event)
         return True
 
     @staticmethod
@@ -304,8 +308,8 @@ class Referee:
         that waits for the seat, whose queue is then empty: with a long queue the loop is not
         waiting, finds the seat's state as it is when it next asks, and the event is not needed
         (so a reconnect storm cannot grow the queue without bound)."""
-        if seat.events[0].statistics().current_buffer_used < SEAT_EVENTS_LIMIT:
-            seat.events[0].send_nowait(event)
+        if len(seat.events) < SEAT_EVENTS_LIMIT:
+            seat.events.send_nowait(event)
 
     def _session_gone(self, session: Session) -> None:
         self._end_session(session)
@@ -387,30 +391,29 @@ class Referee:
         slog.info("hello", bot_name=short(hello.bot_name), version=short(hello.bot_version), resumed=len(resumed))
 
     def _choice(self, session: Session, choice: pb.Choice) -> None:
-        match = self.matches.get(choice.match_id)
+        # On the path of every remote answer (inside the clock): each field is read once.
+        match_id, decision_id = choice.match_id, choice.decision_id
+        match = self.matches.get(match_id)
         seats = [] if match is None else [s for s in match.remote_seats() if s.session is session]
+        if not seats or match.status != pb.MATCH_STATUS_RUNNING:
+            self._refuse_choice(session, match_id, decision_id, match is not None and bool(seats))
+            return
+        if len(seats) == 1:
+            seat = seats[0]
+        else:  # Self-play: both seats may belong to one session; the decision id tells which.
+            seat = next((s for s in seats if s.pending_id == decision_id), None)
+            seat = seat or next((s for s in seats if s.pending_id), seats[0])
+        self._notify(session, seat, ("choice", decision_id, choice.option_index, choice.think_us))
+
+    def _refuse_choice(self, session: Session, match_id: str, decision_id: int, seated: bool) -> None:
+        """An answer for no running match of this session's: stale if the match is over."""
         # Ids are echoed back only when they can be real ones (no megabyte of garbage returned).
-        match_id = choice.match_id if len(choice.match_id) <= 64 else ""
-        if not seats and choice.match_id in self.archive.finished_ids:
-            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", match_id, choice.decision_id)
-            return
-        if not seats:
-            session.error(
-                pb.ERROR_CODE_NOT_YOUR_MATCH,
-                f"match {short(choice.match_id, 64)!r} has no seat of yours",
-                match_id,
-                choice.decision_id,
-            )
-            return
-        if match.status != pb.MATCH_STATUS_RUNNING:
-            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", match_id, choice.decision_id)
-            return
-        # Self-play: both seats may belong to one session; the decision id tells which.
-        seat = next((s for s in seats if s.pending_id == choice.decision_id), None)
-        seat = seat or next((s for s in seats if s.pending_id), seats[0])
-        self._notify(
-            session, seat, ("choice", choice.decision_id, choice.option_index, choice.think_us, trio.current_time())
-        )
+        echoed = match_id if len(match_id) <= 64 else ""
+        if seated or match_id in self.archive.finished_ids:
+            session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", echoed, decision_id)
+        else:
+            session.error(pb.ERROR_CODE_NOT_YOUR_MATCH, f"match {short(match_id, 64)!r} has no seat of yours",
+                          echoed, decision_id)
 
     # -- matches -----------------------------------------------------------------------------------
 

@@ -279,7 +279,9 @@ class RefereeServicer:
 
         async def read() -> None:
             try:
-                async for message in request_iterator:
+                # context.read() rather than request_iterator: the same reads without the two
+                # coroutine layers the iterator wraps them in (on the path of every answer).
+                while (message := await context.read()) is not grpc.aio.EOF:
                     if session.closed:
                         return
                     if bucket is not None and not bucket.take():

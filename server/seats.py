@@ -9,13 +9,14 @@ a third-party plugin bot in a subprocess of its own (:class:`RunnerSeat`).
 
 from __future__ import annotations
 
-import math
 import os
 from abc import ABC, abstractmethod
 import sys
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+import outcome
 import structlog
 import trio
 
@@ -204,6 +205,49 @@ class _Waiting:
     sent_to: Any = None  # the session it was last sent to
 
 
+class SeatEvents:
+    """A remote seat's events (answers, protocol faults, disconnects, reconnects), in order, for
+    its match loop: unbounded, one receiver. What a trio memory channel does here, on the path
+    of every remote answer, without its channel pair and the statistics object its length costs
+    (the referee checks the length at every answer: :data:`.sessions.SEAT_EVENTS_LIMIT`)."""
+
+    __slots__ = ("_items", "_receiver")
+
+    def __init__(self) -> None:
+        self._items: deque[tuple[Any, ...]] = deque()
+        self._receiver: Any = None  # the trio task waiting in receive(), if any
+
+    def __len__(self) -> int:
+        """Events waiting (none while the receiver waits)."""
+        return len(self._items)
+
+    def send_nowait(self, event: tuple[Any, ...]) -> None:
+        """Queue ``event``, or hand it to the waiting receiver (from trio code, or asyncio code
+        between trio's ticks on its thread: :mod:`.bridge`)."""
+        receiver = self._receiver
+        if receiver is None:
+            self._items.append(event)
+        else:
+            self._receiver = None
+            trio.lowlevel.reschedule(receiver, outcome.Value(event))
+
+    async def receive(self) -> tuple[Any, ...]:
+        """The next event, waiting for one if none is queued. A checkpoint either way; if the
+        wait is cancelled, no event is taken (a queued one stays for the next receive)."""
+        if self._items:
+            await trio.lowlevel.checkpoint()
+            return self._items.popleft()
+        if self._receiver is not None:
+            raise trio.BusyResourceError("another task is already receiving this seat's events")
+        self._receiver = trio.lowlevel.current_task()
+
+        def abort(_raise_cancel: Any) -> trio.lowlevel.Abort:
+            self._receiver = None
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        return await trio.lowlevel.wait_task_rescheduled(abort)
+
+
 class RemoteSeat(Seat):
     """A bot that connects with a token (``remote:NAME``) and answers over its session. Answers
     and protocol faults reach the seat's queue (:attr:`events`) from the session handler;
@@ -220,7 +264,7 @@ class RemoteSeat(Seat):
         self.connected = trio.Event()
         # Unbounded so that control events (disconnect, reconnect) are never lost; answers and
         # protocol faults are bounded by SEAT_EVENTS_LIMIT in the referee.
-        self.events = trio.open_memory_channel(math.inf)
+        self.events = SeatEvents()
         self.disconnected_for_good = False
 
     @property
@@ -263,7 +307,7 @@ class RemoteSeat(Seat):
         message again for a new session (after a reconnect). Whether the message was built here
         (:meth:`ask`) or by a match host (:mod:`.hosting`), the same waiting, the same faults."""
         pending = self.pending = _Waiting(number, message, rebuild)
-        receive = self.events[1]
+        receive = self.events
         self.asked_at = trio.current_time()  # disconnected or not: the clock runs from now
         if self.session is not None:
             self.session.send(pending.message)
@@ -288,7 +332,7 @@ class RemoteSeat(Seat):
                 return ("fault", TIMEOUT, f"no answer within {allowance_ms} ms")
             kind = event[0]
             if kind == "choice":
-                _, decision_id, index, think_us, _received = event
+                _, decision_id, index, think_us = event
                 if decision_id != number:
                     # A late or early answer. Under `forfeit` it ends the match; otherwise it is
                     # counted and refused, and the pending decision may still be answered

@@ -44,7 +44,7 @@ def test_a_remote_seat_is_charged_from_the_send(monkeypatch):
 
     class Session:
         def send(self, message):  # the bot answers the moment the decision reaches it
-            seat.events[0].send_nowait(("choice", 1, 1, 0, None))
+            seat.events.send_nowait(("choice", 1, 1, 0))
 
     seat.session = Session()
     driver = _Driver()
