@@ -138,7 +138,7 @@ def test_the_readme_command_blocks_run_in_order(workdir):
 def test_the_readme_opens_with_the_two_set_up_commands():
     first = BLOCKS[SETUP]
     assert len(first) == 2 and "standoff tournament tournaments/demo.toml" in first[0]
-    assert first[1].endswith(".venv/bin/python -m pytest -q")
+    assert first[1].endswith(".venv/bin/python -m pytest -q -n 2")
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci == first[1], "the CI script runs exactly the README's test command"
 
