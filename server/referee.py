@@ -396,7 +396,7 @@ class Referee:
         match = self.matches.get(match_id)
         seats = [] if match is None else [s for s in match.remote_seats() if s.session is session]
         if not seats or match.status != pb.MATCH_STATUS_RUNNING:
-            self._refuse_choice(session, match_id, decision_id, match is not None and bool(seats))
+            self._refuse_choice(session, match_id, decision_id, bool(seats))
             return
         if len(seats) == 1:
             seat = seats[0]

@@ -307,7 +307,7 @@ class RemoteSeat(Seat):
         message again for a new session (after a reconnect). Whether the message was built here
         (:meth:`ask`) or by a match host (:mod:`.hosting`), the same waiting, the same faults."""
         pending = self.pending = _Waiting(number, message, rebuild)
-        receive = self.events
+        events = self.events
         self.asked_at = trio.current_time()  # disconnected or not: the clock runs from now
         if self.session is not None:
             self.session.send(pending.message)
@@ -327,7 +327,7 @@ class RemoteSeat(Seat):
                     return ("fault", DISCONNECT, f"disconnected and not back within {match.grace_s:g} s")
                 continue  # reconnected: the hello handler re-sent MatchStarted; resend below
             with trio.move_on_at(deadline) as scope:
-                event = await receive.receive()
+                event = await events.receive()
             if scope.cancelled_caught:
                 return ("fault", TIMEOUT, f"no answer within {allowance_ms} ms")
             kind = event[0]
