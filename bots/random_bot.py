@@ -11,6 +11,7 @@ class RandomBot(Bot):
     name = "random"
     games = ()  # every game
     uses_view = False  # in-process runners may skip building views for it
+    quick = True  # a microsecond a decision: the referee asks it inline, not in a worker thread
 
     def choose(self, decision: Any, view: Any) -> int:
         return self.rng.randrange(len(decision.options))

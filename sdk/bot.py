@@ -38,7 +38,11 @@ class Bot:
     Subclasses set ``name`` and ``games`` (the games they play; empty means every game) and
     override :meth:`choose`. ``start`` and ``end`` are optional hooks. ``uses_view = False`` says
     the bot never reads its view: it gets ``None`` instead, in-process runners skip building
-    views for it and the SDK's client skips decoding them.
+    views for it and the SDK's client skips decoding them. ``quick = True`` says :meth:`choose`
+    answers within about a millisecond in any position: the referee then asks the bot in-process
+    on its own thread instead of a worker thread (a thread's round trip costs ~0.2 ms); a quick
+    bot that runs late is still a timeout, but the referee waits for it meanwhile, so leave it
+    False for a bot that searches or may block.
 
     ``fallbacks`` counts the fallbacks taken in the current match after an internal error
     (:meth:`count_fallback`); ``start`` sets it to 0.
@@ -48,6 +52,7 @@ class Bot:
     version: str = "0"
     games: tuple[str, ...] = ()
     uses_view: bool = True
+    quick: bool = False
     #: fallbacks after an internal error in the current match (class default: subclasses that
     #: skip ``Bot.__init__`` still have one)
     fallbacks: int = 0

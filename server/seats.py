@@ -3,7 +3,7 @@ would (every message serialised and decoded again before the bot sees it: no sha
 with the referee), so a bot behaves the same in-process and over the network.
 
 The referee's seats are here too, each asked with ``await seat.ask(match, ask)``: a trusted
-bot in a worker thread (:class:`LocalSeat`), a bot connected with a token (:class:`RemoteSeat`),
+bot in a worker thread, or inline if it is quick (:class:`LocalSeat`), a bot connected with a token (:class:`RemoteSeat`),
 a third-party plugin bot in a subprocess of its own (:class:`RunnerSeat`).
 """
 
@@ -54,6 +54,9 @@ class InProcessSeat:
         self.game = game
         self.match_id = match_id
         self.uses_view = getattr(bot, "uses_view", True)
+        #: The bot says it answers within about a millisecond (``Bot.quick``): the referee asks it
+        #: on its own thread, not in a worker thread.
+        self.quick = getattr(bot, "quick", False) is True
         self.history_sent = 0  # history entries already sent: later views carry only the new ones
         self.book = HistoryBook()
 
@@ -152,13 +155,27 @@ class Seat(ABC):
         """The pending decision is settled (answered, substituted or the match is over)."""
 
 
+#: How long a match may ask quick bots inline (:class:`LocalSeat`) before it lets the referee's
+#: other tasks run: a match between two quick bots would otherwise hold the event loop to its end.
+INLINE_SLICE_S = 0.002
+
+
 class LocalSeat(Seat):
-    """A trusted bot in the referee's process, asked in a worker thread through an
-    :class:`InProcessSeat` (its view built here, from the state, before the thread starts)."""
+    """A trusted bot in the referee's process, asked through an :class:`InProcessSeat` (its view
+    built here, from the state): in a worker thread, so that the match can move on when it runs
+    out of time; or, if the bot says it is quick (``Bot.quick``), on the referee's own thread.
+
+    A worker thread's round trip costs ~0.2 ms here (trio's hand-over to the thread and back
+    through its token, two wake-ups: benchmarks/bench_referee.py), 100 times what ``random``
+    takes to choose. Asked inline, a quick bot that runs late is a timeout all the same, found
+    when it returns (its answer is not used): the fault, and so the record, are the ones a worker
+    thread gives; only the referee waits for it meanwhile. The match yields to the referee's
+    other tasks after :data:`INLINE_SLICE_S` of inline asking, as a worker thread's wait would."""
 
     def __init__(self, role: str, bot: str, local: InProcessSeat) -> None:
         super().__init__(role, bot)
         self.local = local
+        self._slice_from = 0.0  # when this seat last let the referee's other tasks run
 
     async def start(self, match: Any, message: pb.PlayResponse) -> None:
         await trio.to_thread.run_sync(self.local.start, message)
@@ -166,6 +183,8 @@ class LocalSeat(Seat):
     async def ask(self, match: Any, ask: Any) -> tuple:
         prepared = self.local.prepare(match.driver.state, ask.decision, ask.number, ask.clocks)
         started = self.asked_at = trio.current_time()
+        if self.local.quick:
+            return await self._ask_inline(prepared, ask, started)
         with trio.move_on_after(ask.allowance_ms / 1000.0):
             try:
                 index = await trio.to_thread.run_sync(self.local.answer, prepared, abandon_on_cancel=True)
@@ -176,6 +195,26 @@ class LocalSeat(Seat):
                 return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
             return ("ok", index, think_ms)
         return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
+
+    async def _ask_inline(self, prepared: Any, ask: Any, started: float) -> tuple:
+        try:
+            index = self.local.answer(prepared)
+        except Exception as exc:  # noqa: BLE001 - the bot's own bug
+            index, crash = None, exc
+        else:
+            crash = None
+        now = trio.current_time()
+        if now - self._slice_from >= INLINE_SLICE_S:
+            await trio.lowlevel.checkpoint()
+            self._slice_from = trio.current_time()
+        if crash is not None:
+            return ("fault", CRASH, f"bot raised {type(crash).__name__}: {crash}")
+        think_ms = (now - started) * 1000.0
+        if think_ms > ask.allowance_ms:  # what a worker thread's deadline would have said, found late
+            return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
+        if type(index) is not int or not 0 <= index < len(ask.decision.options):
+            return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
+        return ("ok", index, think_ms)
 
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
         await trio.to_thread.run_sync(self.local.end, message, abandon_on_cancel=True)

@@ -61,6 +61,8 @@ def test_a_local_seat_is_charged_from_the_hand_over(monkeypatch):
     clock = trio.testing.MockClock()
 
     class Local:
+        quick = False  # asked in a worker thread (the inline path: tests/server/test_quick_bots.py)
+
         def prepare(self, state, decision, number, clocks):
             clock.jump(BUILD_S)
             return "prepared"
