@@ -36,6 +36,12 @@ Printed per round and as medians of --rounds (each round a fresh server, bot and
 * remote p50/p99: referee + wire + SDK cost of one decision of the remote bot (its think time
   taken out), in ms; remote/aio floor p50 (the goal ratio) and remote/sync floor p50: the ratio
   of the p50s;
+* remote p50/p99 to the match (one match in flight only): the same, but up to when the match
+  loop has the answer, as earlier trees' records measured it. The bot's clock (and so the
+  records' ``elapsed_ms``) stops when the answer reaches the referee (docs/protocol.md,
+  "Clocks"), where the floor stops too; routing it to its seat and waking the match come after.
+  Measured here by wrapping the referee's clock (for a tree whose clock stops at the match loop,
+  its records' figure); *to the match/aio floor p50* is its ratio;
 * in-process p50: the same cost for the in-process bot (no wire);
 * bot decisions/s: player decisions of both bots per second of the whole run (chance decisions
   are not counted; nor are the start-ups of the server and the bots).
@@ -218,6 +224,9 @@ METRICS = (
     against.Metric("remote/sync floor p50", "{:.2f}", "lower"),
     against.Metric("in-process p50", "{:.3f}", "lower", "ms"),
     against.Metric("bot decisions/s"),
+    against.Metric("remote p50 to the match", "{:.3f}", "lower", "ms"),
+    against.Metric("remote p99 to the match", "{:.3f}", "lower", "ms"),
+    against.Metric("to the match/aio floor p50", "{:.2f}", "lower"),
     against.Metric("referee's gap", "{:.3f}", "lower", "ms"),
     against.Metric("paced aio floor p50", "{:.3f}", "lower", "ms"),
     against.Metric("remote/paced floor p50", "{:.2f}", "lower"),
@@ -258,6 +267,38 @@ def main() -> int:
     return against.run(args, measure, METRICS, title=title)
 
 
+def to_the_match() -> list[float] | None:
+    """Per remote decision (one match in flight), the referee's cost as the records of earlier
+    trees measured it: from the send to when the *match loop* has the answer, think time out.
+    A bot's clock now stops when its answer reaches the referee (docs/protocol.md,
+    "Clocks"), before the referee routes it to its seat and wakes the match, so the records'
+    ``elapsed_ms`` no longer hold that part; this keeps it measured, for a comparison with the
+    earlier definition. None for a tree whose clock still stops at the match loop (its records'
+    figure is this one)."""
+    from standoff.server import match as match_module
+    from standoff.server import seats as seats_module
+
+    if not hasattr(seats_module.Seat, "elapsed_ms"):
+        return None
+    samples: list[float] = []
+    last: dict[str, float] = {}
+    elapsed_ms, answer = seats_module.Seat.elapsed_ms, match_module.MatchDriver.answer
+
+    def timed_elapsed(self, started, now):  # called by the referee just before the driver's answer
+        if self.remote:
+            last["to match"] = (now - (started if self.asked_at is None else self.asked_at)) * 1000.0
+        return elapsed_ms(self, started, now)
+
+    def timed_answer(self, ask, index, elapsed, timing, *rest, **named):
+        if "rtt_ms" in timing and "to match" in last:  # a remote seat's answer, think time known
+            samples.append(last.pop("to match") - timing["think_ms"])
+        return answer(self, ask, index, elapsed, timing, *rest, **named)
+
+    seats_module.Seat.elapsed_ms = timed_elapsed
+    match_module.MatchDriver.answer = timed_answer
+    return samples
+
+
 def measure(args: argparse.Namespace) -> dict[str, float]:
     import subprocess
     import sys
@@ -285,6 +326,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         await box["stop"].wait()
         await running.stop()
 
+    match_samples = to_the_match() if args.concurrent == 1 else None
     server_thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
     server_thread.start()
     ready.wait(30)
@@ -366,7 +408,11 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         # one (the rest of the match's turn: the other bot, chance, the next view), on average.
         gap_ms = max(0.0, wall * 1000 / len(remote_elapsed) - sum(remote_elapsed) / len(remote_elapsed))
         paced = asyncio.run(remote_ping_pong(3000, gap_ms))
+        to_match = remote if match_samples is None else match_samples
         figures = {
+            "remote p50 to the match": percentile(to_match, .5),
+            "remote p99 to the match": percentile(to_match, .99),
+            "to the match/aio floor p50": percentile(to_match, .5) / percentile(aio_floor, .5),
             "referee's gap": gap_ms,
             "paced aio floor p50": percentile(paced, .5),
             "remote/paced floor p50": percentile(remote, .5) / percentile(paced, .5),

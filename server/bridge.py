@@ -64,6 +64,9 @@ class TrioBridge:
         #: Set when trio runs on :class:`_OneThreadGuest`: then asyncio code may reschedule trio
         #: tasks directly (:meth:`wake`), trio being idle between its ticks on this thread.
         self.driver: _OneThreadGuest | None = None
+        #: Trio's clock (set once trio runs): its ``current_time()`` may be read from asyncio code,
+        #: on any thread (the system clock is the monotonic clock plus a fixed offset).
+        self.clock: trio.abc.Clock | None = None
 
     async def start(self, main: Callable[..., Awaitable[Any]]) -> None:
         """Start trio as a guest and run ``await main(task_status=...)`` in its root nursery;
@@ -76,6 +79,7 @@ class TrioBridge:
 
         async def root() -> None:
             self.token = trio.lowlevel.current_trio_token()
+            self.clock = trio.lowlevel.current_clock()
             with trio.CancelScope() as cancel:
                 self._cancel = cancel
                 async with trio.open_nursery() as nursery:
@@ -189,12 +193,17 @@ class Inbox:
     (reschedule tasks, read trio's clock). Items are still handled one at a time and in order: an
     item that finds others waiting joins the queue. The consumer sets ``direct`` only once it has
     nothing queued, and clears it when it stops.
+
+    Each item is stamped with trio's clock as it is pushed: :attr:`arrived` is the stamp of the
+    item being handled (a bot's answer reached the referee then, which stops its clock).
     """
 
     def __init__(self, bridge: TrioBridge, limit: int) -> None:
         self.bridge = bridge
         self.limit = limit
-        self.items: deque[Any] = deque()
+        self.items: deque[tuple[Any, float]] = deque()  # (item, when it was pushed)
+        #: When the item being handled was pushed (trio's clock; 0.0 before any).
+        self.arrived = 0.0
         self.closed = False
         self._lot = trio.lowlevel.ParkingLot()
         #: The consumer's synchronous handler, used only with the one-thread driver (see above).
@@ -203,10 +212,13 @@ class Inbox:
     def push(self, item: Any) -> bool:
         if self.closed:
             return True
-        driver = self.bridge.driver
+        bridge = self.bridge
+        now = bridge.clock.current_time()
+        driver = bridge.driver
         if driver is not None and self.direct is not None and not self.items:
             # Before the handler reschedules a trio task: a tick without trio's wake-up write.
             owed = driver.take_over()
+            self.arrived = now
             try:
                 self.direct(item)
             finally:
@@ -218,8 +230,8 @@ class Inbox:
             return True
         if len(self.items) >= self.limit:
             return False
-        self.items.append(item)
-        self.bridge.wake(self._lot)
+        self.items.append((item, now))
+        bridge.wake(self._lot)
         return True
 
     def close(self) -> None:
@@ -232,7 +244,8 @@ class Inbox:
             if self.closed:
                 return None
             await self._lot.park()
-        return self.items.popleft()
+        item, self.arrived = self.items.popleft()
+        return item
 
 
 class EagerWriter:

@@ -403,7 +403,9 @@ class Referee:
         else:  # Self-play: both seats may belong to one session; the decision id tells which.
             seat = next((s for s in seats if s.pending_id == decision_id), None)
             seat = seat or next((s for s in seats if s.pending_id), seats[0])
-        self._notify(session, seat, ("choice", decision_id, choice.option_index, choice.think_us))
+        # With when the answer reached the referee (its session's inbox took it): the bot's clock
+        # stops there (docs/protocol.md, "Clocks"), not when the match loop runs again.
+        self._notify(session, seat, ("choice", decision_id, choice.option_index, choice.think_us, session.inbox.arrived))
 
     def _refuse_choice(self, session: Session, match_id: str, decision_id: int, seated: bool) -> None:
         """An answer for no running match of this session's: stale if the match is over."""
@@ -653,10 +655,11 @@ class Referee:
                     seat.history_sent = history_to
                 return again
 
+            seat.answered_at = None
             started = trio.current_time()
             result = await seat.wait_for_answer(match, ask["number"], ask["options"], ask["allowance_ms"],
                                                 message, rebuild)
-            elapsed_ms = (trio.current_time() - started) * 1000.0
+            elapsed_ms = seat.elapsed_ms(started, trio.current_time())
             if result[0] == "ok":
                 _, index, think_ms = result
                 timing = {"elapsed_ms": round(elapsed_ms, 3)}
@@ -681,11 +684,12 @@ class Referee:
         seat = match.seats[ask.role]
         driver = match.driver
         while True:
-            seat.asked_at = None
+            seat.asked_at = seat.answered_at = None
             started = trio.current_time()
             result = await seat.ask(match, ask)
-            # The clock runs from when the decision left for the bot (after its view was built).
-            elapsed_ms = (trio.current_time() - (started if seat.asked_at is None else seat.asked_at)) * 1000.0
+            # The clock runs from when the decision left for the bot (after its view was built)
+            # to when the answer reached the referee (before the match loop ran again).
+            elapsed_ms = seat.elapsed_ms(started, trio.current_time())
             if result[0] == "ok":
                 _, index, think_ms = result
                 seat.asked()

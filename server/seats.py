@@ -132,9 +132,21 @@ class Seat(ABC):
     #: the bot's clock runs from then, so the referee's own work (building the view) is never
     #: charged to it, as a chess server starts the clock when the move is sent.
     asked_at: float | None = None
+    #: When the answer reached the referee (trio time), set by :meth:`ask` where that comes
+    #: before the seat's match loop runs again (a remote answer: when its session's inbox took
+    #: it), so the referee's own work (routing it, waking the loop) is not charged either.
+    answered_at: float | None = None
 
     def __init__(self, role: str, bot: str) -> None:
         self.role, self.bot = role, bot
+
+    def elapsed_ms(self, started: float, now: float) -> float:
+        """The bot's time for the decision just settled, in ms: from :attr:`asked_at` (else
+        ``started``) to :attr:`answered_at` (else ``now``). Never below zero: an answer queued
+        before its decision was sent (a guessed decision id) is charged nothing, as before."""
+        asked = started if self.asked_at is None else self.asked_at
+        answered = now if self.answered_at is None else self.answered_at
+        return max(0.0, (answered - asked) * 1000.0)
 
     @abstractmethod
     async def start(self, match: Any, message: pb.PlayResponse) -> None:
@@ -371,7 +383,7 @@ class RemoteSeat(Seat):
                 return ("fault", TIMEOUT, f"no answer within {allowance_ms} ms")
             kind = event[0]
             if kind == "choice":
-                _, decision_id, index, think_us = event
+                _, decision_id, index, think_us, arrived = event
                 if decision_id != number:
                     # A late or early answer. Under `forfeit` it ends the match; otherwise it is
                     # counted and refused, and the pending decision may still be answered
@@ -383,6 +395,7 @@ class RemoteSeat(Seat):
                     if self.session is not None:
                         self.session.error(pb.ERROR_CODE_STALE_DECISION, detail, match.id, decision_id)
                     continue
+                self.answered_at = arrived
                 if not 0 <= index < options:
                     return ("fault", ILLEGAL, f"option index {index} out of range 0..{options - 1}")
                 return ("ok", index, think_us / 1000.0 if think_us else None)

@@ -129,6 +129,51 @@ def test_deadlines_io_calls_and_wakeups(mode, monkeypatch):
     assert bool(idle_waits_in_threads) is (mode == "threads")
 
 
+def test_each_item_is_stamped_with_trios_clock_when_pushed(mode):
+    """``Inbox.arrived`` is when the item being handled was pushed, however long it waited: a
+    bot's answer reached the referee then, and its clock stops there (docs/protocol.md)."""
+
+    async def go():
+        bridge = TrioBridge()
+        await _started(bridge)
+        try:
+            inbox, windows, stamps = Inbox(bridge, limit=8), [], []
+            for item in ("first", "second"):  # nobody consumes yet: both wait in the queue
+                before = bridge.clock.current_time()
+                assert inbox.push(item)
+                windows.append((before, bridge.clock.current_time()))
+                await asyncio.sleep(0.02)
+            direct_window = []
+
+            async def consume():
+                for _ in range(2):
+                    await inbox.get()
+                    stamps.append((inbox.arrived, trio.current_time()))
+
+            await bridge.call(consume)
+            # A direct handler (one-thread driver, nothing queued) sees the stamp of its item.
+            inbox.direct = lambda item: stamps.append((inbox.arrived, bridge.clock.current_time()))
+            before = bridge.clock.current_time()
+            assert inbox.push("third")
+            direct_window.append((before, bridge.clock.current_time()))
+            if bridge.driver is not None:
+                return windows + direct_window, stamps
+            await bridge.call(consume_one, inbox, stamps)
+            return windows + direct_window, stamps
+        finally:
+            await bridge.stop()
+
+    async def consume_one(inbox, stamps):
+        await inbox.get()
+        stamps.append((inbox.arrived, trio.current_time()))
+
+    windows, stamps = asyncio.run(go())
+    assert len(stamps) == 3
+    for (before, after), (arrived, handled) in zip(windows, stamps):
+        assert before <= arrived <= after and arrived <= handled
+    assert stamps[0][1] - stamps[0][0] >= 0.035  # "first" waited ~40 ms: stamped at its push
+
+
 def test_a_consumers_direct_handler_takes_items_only_with_one_thread_and_nothing_queued(mode):
     """``Inbox.direct``: with the one-thread driver an item pushed while none waits is handled
     inside the push (the consumer's task is not woken for it); one that finds an item queued
@@ -147,9 +192,9 @@ def test_a_consumers_direct_handler_takes_items_only_with_one_thread_and_nothing
                 woken.set()
 
             woken = trio.Event()
-            inbox.items.append("queued")  # as if pushed before the consumer set its handler
+            inbox.items.append(("queued", bridge.clock.current_time()))  # as if pushed before the handler was set
             inbox.direct = direct
-            assert inbox.push("behind") and list(inbox.items) == ["queued", "behind"] and handled == []
+            assert inbox.push("behind") and [item for item, _ in inbox.items] == ["queued", "behind"] and handled == []
 
             async def consume():
                 got.append(await inbox.get())
@@ -162,7 +207,7 @@ def test_a_consumers_direct_handler_takes_items_only_with_one_thread_and_nothing
             in_push = list(handled)  # before asyncio yields: handled inside the pushes, or not
             if in_push:
                 await asyncio.wait_for(waiter, 5)
-            return got, in_push, list(inbox.items)
+            return got, in_push, [item for item, _ in inbox.items]
         finally:
             await bridge.stop()
 
@@ -197,7 +242,7 @@ def test_a_direct_push_runs_the_task_it_wakes_before_it_returns(mode):
             assert inbox.push("answer")
             in_push = list(ran)
             if bridge.driver is None:  # no direct handler: the item waits for a consumer
-                assert list(inbox.items) == ["answer"]
+                assert [item for item, _ in inbox.items] == ["answer"]
                 inbox.items.clear()
                 bridge.call_soon(woken.set)
             await asyncio.wait_for(done, 5)

@@ -1,7 +1,8 @@
 """A decision's clock runs from when the referee sends it (docs/protocol.md, "clocks"), not from
-when the referee began building the bot's view: the referee's own work is never charged to a bot.
-Checked on virtual time (trio's MockClock): building the view "takes" 5 s, the bot answers at
-once, and the charge must be about nothing."""
+when the referee began building the bot's view, until the answer reached the referee, not until
+the match loop took it: the referee's own work is never charged to a bot. Checked on virtual time
+(trio's MockClock): building the view, or getting round to the answer, "takes" 5 s, the bot
+answers at once, and the charge must be about nothing."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_a_remote_seat_is_charged_from_the_send(monkeypatch):
 
     class Session:
         def send(self, message):  # the bot answers the moment the decision reaches it
-            seat.events.send_nowait(("choice", 1, 1, 0))
+            seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))
 
     seat.session = Session()
     driver = _Driver()
@@ -55,6 +56,49 @@ def test_a_remote_seat_is_charged_from_the_send(monkeypatch):
 
     trio.run(main, clock=clock)
     assert driver.charged == [0.0]  # not the 5,000 ms the view took to build
+
+
+def test_a_remote_seat_is_charged_until_its_answer_arrived_not_until_the_match_ran_again(monkeypatch):
+    """The answer reaches the referee at once; then 5 virtual seconds pass before the match loop
+    takes it (the referee busy elsewhere): the bot is charged nothing for them."""
+    clock = trio.testing.MockClock()
+    monkeypatch.setattr(seats_module, "decision_bytes", lambda *args: (b"decision", None))
+    seat = RemoteSeat("p1", "remote:alice", "alice")
+
+    class Session:
+        def send(self, message):
+            seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))  # arrived now
+            clock.jump(BUILD_S)  # ... and the referee gets round to it 5 s later
+
+    seat.session = Session()
+    driver = _Driver()
+    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
+
+    async def main() -> None:
+        await Referee._ask(None, match, _ask())
+
+    trio.run(main, clock=clock)
+    assert driver.charged == [0.0]  # not 5,000 ms
+
+
+def test_an_answer_queued_before_its_decision_was_sent_is_charged_nothing_not_less(monkeypatch):
+    """A bot that guesses the next decision id and answers early: its answer waits in the seat's
+    queue and is taken when the decision is sent; the charge is 0, never a negative one that
+    would add to its bank."""
+    clock = trio.testing.MockClock()
+    monkeypatch.setattr(seats_module, "decision_bytes", lambda *args: (b"decision", None))
+    seat = RemoteSeat("p1", "remote:alice", "alice")
+    seat.session = SimpleNamespace(send=lambda message: None)
+    driver = _Driver()
+    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
+
+    async def main() -> None:
+        seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))
+        clock.jump(BUILD_S)
+        await Referee._ask(None, match, _ask())
+
+    trio.run(main, clock=clock)
+    assert driver.charged == [0.0]
 
 
 def test_a_local_seat_is_charged_from_the_hand_over(monkeypatch):
