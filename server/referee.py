@@ -405,7 +405,8 @@ class Referee:
             seat = seat or next((s for s in seats if s.pending_id), seats[0])
         # With when the answer reached the referee (its session's inbox took it): the bot's clock
         # stops there (docs/protocol.md, "Clocks"), not when the match loop runs again.
-        self._notify(session, seat, ("choice", decision_id, choice.option_index, choice.think_us, session.inbox.arrived))
+        event = ("choice", decision_id, choice.option_index, choice.think_us, session.inbox.arrived)
+        self._notify(session, seat, event)
 
     def _refuse_choice(self, session: Session, match_id: str, decision_id: int, seated: bool) -> None:
         """An answer for no running match of this session's: stale if the match is over."""

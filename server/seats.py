@@ -3,8 +3,9 @@ would (every message serialised and decoded again before the bot sees it: no sha
 with the referee), so a bot behaves the same in-process and over the network.
 
 The referee's seats are here too, each asked with ``await seat.ask(match, ask)``: a trusted
-bot in a worker thread, or inline if it is quick (:class:`LocalSeat`), a bot connected with a token (:class:`RemoteSeat`),
-a third-party plugin bot in a subprocess of its own (:class:`RunnerSeat`).
+bot in a worker thread, or inline if it is quick (:class:`LocalSeat`), a bot connected with a
+token (:class:`RemoteSeat`), a third-party plugin bot in a subprocess of its own
+(:class:`RunnerSeat`).
 """
 
 from __future__ import annotations
