@@ -33,6 +33,26 @@ def _ask(number: int = 1) -> SimpleNamespace:
     return SimpleNamespace(role="p1", number=number, decision=decision, allowance_ms=60_000, clocks={}, attempt=0)
 
 
+def _charged_remote(clock, send, before=lambda seat: None) -> list[float]:
+    """What the referee charges a remote seat for one decision, on ``clock``: ``send(seat)``
+    runs as the decision is sent (the bot's side), ``before(seat)`` before it is asked."""
+    seat = RemoteSeat("p1", "remote:alice", "alice")
+    seat.session = SimpleNamespace(send=lambda message: send(seat))
+    driver = _Driver()
+    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
+
+    async def main() -> None:
+        before(seat)
+        await Referee._ask(None, match, _ask())
+
+    trio.run(main, clock=clock)
+    return driver.charged
+
+
+def _answer_now(seat) -> None:
+    seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))
+
+
 def test_a_remote_seat_is_charged_from_the_send(monkeypatch):
     clock = trio.testing.MockClock()
 
@@ -41,21 +61,8 @@ def test_a_remote_seat_is_charged_from_the_send(monkeypatch):
         return b"decision", None
 
     monkeypatch.setattr(seats_module, "decision_bytes", slow_build)
-    seat = RemoteSeat("p1", "remote:alice", "alice")
-
-    class Session:
-        def send(self, message):  # the bot answers the moment the decision reaches it
-            seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))
-
-    seat.session = Session()
-    driver = _Driver()
-    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
-
-    async def main() -> None:
-        await Referee._ask(None, match, _ask())
-
-    trio.run(main, clock=clock)
-    assert driver.charged == [0.0]  # not the 5,000 ms the view took to build
+    # The bot answers the moment the decision reaches it: not the 5,000 ms the view took.
+    assert _charged_remote(clock, _answer_now) == [0.0]
 
 
 def test_a_remote_seat_is_charged_until_its_answer_arrived_not_until_the_match_ran_again(monkeypatch):
@@ -63,22 +70,12 @@ def test_a_remote_seat_is_charged_until_its_answer_arrived_not_until_the_match_r
     takes it (the referee busy elsewhere): the bot is charged nothing for them."""
     clock = trio.testing.MockClock()
     monkeypatch.setattr(seats_module, "decision_bytes", lambda *args: (b"decision", None))
-    seat = RemoteSeat("p1", "remote:alice", "alice")
 
-    class Session:
-        def send(self, message):
-            seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))  # arrived now
-            clock.jump(BUILD_S)  # ... and the referee gets round to it 5 s later
+    def answer_then_wait(seat) -> None:
+        _answer_now(seat)  # arrived now...
+        clock.jump(BUILD_S)  # ... and the referee gets round to it 5 s later
 
-    seat.session = Session()
-    driver = _Driver()
-    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
-
-    async def main() -> None:
-        await Referee._ask(None, match, _ask())
-
-    trio.run(main, clock=clock)
-    assert driver.charged == [0.0]  # not 5,000 ms
+    assert _charged_remote(clock, answer_then_wait) == [0.0]  # not 5,000 ms
 
 
 def test_an_answer_queued_before_its_decision_was_sent_is_charged_nothing_not_less(monkeypatch):
@@ -87,18 +84,12 @@ def test_an_answer_queued_before_its_decision_was_sent_is_charged_nothing_not_le
     would add to its bank."""
     clock = trio.testing.MockClock()
     monkeypatch.setattr(seats_module, "decision_bytes", lambda *args: (b"decision", None))
-    seat = RemoteSeat("p1", "remote:alice", "alice")
-    seat.session = SimpleNamespace(send=lambda message: None)
-    driver = _Driver()
-    match = SimpleNamespace(seats={"p1": seat}, driver=driver, id="m1", game=None, grace_s=1.0, policy=FORFEIT)
 
-    async def main() -> None:
-        seat.events.send_nowait(("choice", 1, 1, 0, trio.current_time()))
+    def early(seat) -> None:
+        _answer_now(seat)
         clock.jump(BUILD_S)
-        await Referee._ask(None, match, _ask())
 
-    trio.run(main, clock=clock)
-    assert driver.charged == [0.0]
+    assert _charged_remote(clock, lambda seat: None, before=early) == [0.0]
 
 
 def test_a_local_seat_is_charged_from_the_hand_over(monkeypatch):
