@@ -200,37 +200,42 @@ class LocalSeat(Seat):
             return await self._ask_inline(prepared, ask, started)
         with trio.move_on_after(ask.allowance_ms / 1000.0):
             try:
-                index = await trio.to_thread.run_sync(self.local.answer, prepared, abandon_on_cancel=True)
+                index, crash = await trio.to_thread.run_sync(self.local.answer, prepared, abandon_on_cancel=True), None
             except Exception as exc:  # noqa: BLE001 - the bot's own bug
-                return ("fault", CRASH, f"bot raised {type(exc).__name__}: {exc}")
-            think_ms = (trio.current_time() - started) * 1000.0
-            if type(index) is not int or not 0 <= index < len(ask.decision.options):
-                return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
-            return ("ok", index, think_ms)
-        return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
+                index, crash = None, exc
+            return _settled(ask, index, crash, (trio.current_time() - started) * 1000.0)
+        return _timed_out(ask)
 
     async def _ask_inline(self, prepared: Any, ask: Any, started: float) -> tuple:
         try:
-            index = self.local.answer(prepared)
+            index, crash = self.local.answer(prepared), None
         except Exception as exc:  # noqa: BLE001 - the bot's own bug
             index, crash = None, exc
-        else:
-            crash = None
         now = trio.current_time()
         if now - self._slice_from >= INLINE_SLICE_S:
             await trio.lowlevel.checkpoint()
             self._slice_from = trio.current_time()
-        if crash is not None:
-            return ("fault", CRASH, f"bot raised {type(crash).__name__}: {crash}")
         think_ms = (now - started) * 1000.0
-        if think_ms > ask.allowance_ms:  # what a worker thread's deadline would have said, found late
-            return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
-        if type(index) is not int or not 0 <= index < len(ask.decision.options):
-            return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
-        return ("ok", index, think_ms)
+        if crash is None and think_ms > ask.allowance_ms:  # what a worker thread's deadline says, found late
+            return _timed_out(ask)
+        return _settled(ask, index, crash, think_ms)
 
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
         await trio.to_thread.run_sync(self.local.end, message, abandon_on_cancel=True)
+
+
+def _settled(ask: Any, index: Any, crash: Exception | None, think_ms: float) -> tuple:
+    """A local bot's answer (or its exception) as :meth:`LocalSeat.ask` returns it, whether it
+    was asked in a worker thread or inline."""
+    if crash is not None:
+        return ("fault", CRASH, f"bot raised {type(crash).__name__}: {crash}")
+    if type(index) is not int or not 0 <= index < len(ask.decision.options):
+        return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
+    return ("ok", index, think_ms)
+
+
+def _timed_out(ask: Any) -> tuple:
+    return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
 
 
 class HostedSeat(Seat):
