@@ -22,9 +22,12 @@ depend on the ruleset (a ruleset offers a subset). Keys the table lacks raise
 :class:`UnknownAction`: the tests play many random matches of every ruleset to keep it complete.
 
 Observations: :meth:`RLSpec.observe` reads only the view dict (``game.view(state, role)`` or, in a
-bot, ``as_dict(view)``). Seats are ordered from the observer: "me" first, then the others in the
-rules' order after it, so one policy can play every seat. :attr:`Encoder.layout` names the
-slices (``hand``, ``flag3.me``, ``influence.us``...) for hand-written features.
+bot, ``as_dict(view)``), its history included: a Twilight Struggle seat remembers the cards of the
+other hand a reveal showed it (The Cambridge Five's scoring cards, CIA Created, Lone Gunman) while
+they stay there, in the ``opponent_hand`` slice (:mod:`standoff.sdk.rl_views`). Seats are ordered
+from the observer: "me" first, then the others in the rules' order after it, so one policy can
+play every seat. :attr:`Encoder.layout` names the slices (``hand``, ``flag3.me``,
+``influence.us``...) for hand-written features.
 """
 
 from __future__ import annotations
@@ -63,8 +66,10 @@ RECENT = 3
 def recent_view(game: Any, state: Any, role: str, applied: int) -> dict[str, Any]:
     """``game.view(state, role)`` with only the recent history the observation needs (entries
     numbered after ``applied - 16``, ``applied`` being the number of decisions applied so far,
-    chance included): the whole history costs time linear in the match's length. The
-    observation is the same as from the full view."""
+    chance included): the whole history costs time linear in the match's length. For Schotten
+    Totten the observation is the same as from the full view; a Twilight Struggle seat's also
+    needs what its earlier history showed of the other hand: along a match, ask views from
+    :meth:`RLSpec.observer`'s ``history_from`` and observe them with that observer."""
     return game.view(state, role, max(0, applied - 16))
 
 
@@ -179,8 +184,10 @@ class Encoder(ABC):
         """Lay out the vector: one :meth:`_add` per named slice."""
 
     @abstractmethod
-    def encode(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The observation vector (``float32``, length ``size``) of ``view``."""
+    def encode(self, view: Mapping[str, Any], known: Sequence[str] = ()) -> np.ndarray:
+        """The observation vector (``float32``, length ``size``) of ``view``; ``known``: cards the
+        seat knows to be in another hand beyond what the view lists (its history's reveals:
+        :class:`~standoff.sdk.rl_views.HandMemory`)."""
 
     def _cards(self, out: np.ndarray, name: str, cards: Any) -> None:
         """One-hot ``cards`` in slice ``name`` (subclasses map card ids to ``card_index``)."""
@@ -243,7 +250,8 @@ class SchottenTottenEncoder(Encoder):
         for back in range(RECENT):
             self._add(f"recent{back}", len(self.table) + 2)
 
-    def encode(self, view: Mapping[str, Any]) -> np.ndarray:
+    def encode(self, view: Mapping[str, Any], known: Sequence[str] = ()) -> np.ndarray:
+        # (Scout's known cards are in the view itself: ``known`` is empty for this game)
         out = np.zeros(self.size, dtype=np.float32)
         me = view["role"]
         seats = self.seats(me)
@@ -328,14 +336,16 @@ class TwilightStruggleEncoder(Encoder):
         for back in range(RECENT):
             self._add(f"recent{back}", len(self.table) + 2)
 
-    def encode(self, view: Mapping[str, Any]) -> np.ndarray:
+    def encode(self, view: Mapping[str, Any], known: Sequence[str] = ()) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
         me = view["role"]
         seats = self.seats(me)
         L = self.layout
         out[L["side"].start + self.roles.index(me)] = 1.0
         self._cards(out, "hand", view["hand"])
-        self._cards(out, "opponent_hand", view.get("opponent_hand") or ())
+        # the other hand as far as the seat knows it: open (Aldrich Ames Remix) or shown earlier
+        # (The Cambridge Five, CIA Created, Lone Gunman...: ``known``)
+        self._cards(out, "opponent_hand", {*(view.get("opponent_hand") or ()), *known})
         out[L["opponent_hand_size"].start] = view.get("opponent_hand_size", 0) / 10
         influence = view["influence"]
         control = view.get("control", {})
@@ -421,8 +431,18 @@ class RLSpec:
         return self.encoder.size
 
     def observe(self, view: Any) -> np.ndarray:
-        """The observation vector of a view (a dict, or a typed view from the SDK)."""
-        return self.encoder.encode(as_dict(view))
+        """The observation vector of a view (a dict, or a typed view from the SDK) with its whole
+        history (``history_from`` 0: Twilight Struggle's reveals are read from it; ``ValueError``
+        otherwise). Along a match, :meth:`observer` reads only each view's new entries."""
+        view = as_dict(view)
+        return self.observer(view["role"]).observe(view)
+
+    def observer(self, role: str) -> Any:
+        """A :class:`~standoff.sdk.rl_views.SeatObserver`: ``role``'s observations along one match,
+        remembering what its history showed (The Cambridge Five's reveal...)."""
+        from .rl_views import SeatObserver
+
+        return SeatObserver(self, role)
 
     def mask(self, decision: Any) -> np.ndarray:
         return self.table.mask(decision.options)
@@ -497,15 +517,21 @@ class PolicyBot(Bot):
         self._ruleset = ruleset
         self._options = dict(options or {})
         self.spec = spec_for(game, ruleset, self._options)
+        self._observer: Any = None  # this match's SeatObserver (its memory of the history)
 
     def start(self, match: Any) -> None:
         super().start(match)
         if match.ruleset != self.spec.rules.ruleset or dict(match.options) != dict(self.spec.rules.options):
             self.spec = spec_for(self.game, match.ruleset, match.options)
+        self._observer = None
 
     def choose(self, decision: Any, view: Any) -> int:
         spec = self.spec
-        obs = spec.observe(view)
+        view = as_dict(view)
+        observer = self._observer
+        if observer is None or observer.role != view["role"]:
+            observer = self._observer = spec.observer(view["role"])
+        obs = observer.observe(view)
         mask = spec.mask(decision)
         action = self.policy(obs, mask, self.rng) if self.sample else self.policy(obs, mask)
         try:

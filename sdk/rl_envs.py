@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..server.core.game import CHANCE, sample_chance
-from .rl import RLSpec, recent_view, spec_for
+from .rl import RLSpec, spec_for
 
 __all__ = ["GYM_IDS", "StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "rewards_of"]
 
@@ -56,6 +56,8 @@ class _Table:
         self.decision = None
         self.decisions = 0  # the seats' decisions
         self.applied = 0  # every decision, chance included (the views' history numbers)
+        # each seat's observer reads only the history entries new since its last view
+        self.observers = {role: spec.observer(role) for role in spec.roles}
         self.advance()
 
     def advance(self) -> None:
@@ -75,7 +77,8 @@ class _Table:
 
     def observe(self, role: str, *, to_move: bool) -> dict[str, np.ndarray]:
         spec = self.spec
-        observation = spec.observe(recent_view(spec.game, self.state, role, self.applied))
+        observer = self.observers[role]
+        observation = observer.observe(spec.game.view(self.state, role, observer.history_from(self.applied)))
         if to_move and self.decision is not None and self.decision.role == role:
             mask = spec.mask(self.decision)
         else:
@@ -192,7 +195,8 @@ class StandoffGymEnv(gymnasium.Env):
 
     ``illegal``: what an action outside the mask does: ``"lose"`` (the default: the episode ends
     with reward -1 and ``info["illegal"]``; samplers that ignore the mask, like Gymnasium's
-    checker, then still see valid episodes) or ``"raise"`` (``ValueError``)."""
+    checker, then still see valid episodes) or ``"raise"`` (``ValueError``). ``step()`` once the
+    episode has ended (or before the first ``reset()``) raises ``RuntimeError``: call ``reset()``."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -259,6 +263,8 @@ class StandoffGymEnv(gymnasium.Env):
 
     def step(self, action: int):
         table = self.table
+        if table is None or table.decision is None:
+            raise RuntimeError("the episode is over (or not started): call reset() before step()")
         info: dict[str, Any] = {"role": self.role}
         mask = self.rl.mask(table.decision)
         action = int(action)

@@ -115,6 +115,103 @@ def test_observation_unchanged_when_hidden_cards_are_redealt(game, ruleset):
     assert changed > checked // 10, (checked, changed)
 
 
+def _ts_names(cards):
+    from standoff.server.games.twilight_struggle.game import card_name
+
+    return {card_name(c) for c in cards}
+
+
+def test_seat_memory_is_the_engines_knowledge_of_the_other_hand():
+    """What a Twilight Struggle seat's observer remembers of the other hand, read from its own
+    views with only their new history, is the engine's record (``TSState.known``, which its
+    ``determinize`` keeps): at every decision, for both seats, over whole random matches."""
+    spec = spec_for("twilight-struggle", "deluxe")
+    engine = spec.game
+    checked = knowing = reveals = 0
+    for seed in range(12 if not LONG else 120):
+        rng = random.Random(seed)
+        state = engine.new_state(spec.rules)
+        observers = {role: spec.observer(role) for role in spec.roles}
+        applied = 0
+        while (decision := engine.decision(state)) is not None:
+            engine.apply(state, decision.options[rng.randrange(len(decision.options))])
+            applied += 1
+            for side, role in enumerate(spec.roles):
+                observer = observers[role]
+                view = engine.view(state, role, observer.history_from(applied))
+                observer.observe(view)
+                reveals += sum(e[2] in ("reveal_hand", "reveal_scoring_cards") and e[1] != role
+                               and e[0] == applied for e in view["history"])
+                assert set(observer.known()) == _ts_names(state.known[1 - side]), (seed, applied, role)
+                checked += 1
+                knowing += bool(observer.known())
+    assert checked > 3000 and reveals > 5 and knowing > 200, (checked, reveals, knowing)
+
+
+def _cambridge_five_shown(seeds=range(200)):
+    """A random match played until the USSR's The Cambridge Five shows the US hand's scoring
+    cards (at least one): (engine state, the keys played, the cards shown)."""
+    spec = spec_for("twilight-struggle", "deluxe")
+    engine = spec.game
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = engine.new_state(spec.rules)
+        keys = []
+        while (decision := engine.decision(state)) is not None:
+            option = decision.options[rng.randrange(len(decision.options))]
+            engine.apply(state, option)
+            keys.append(option.key)
+            new = engine.view(state, "ussr", len(keys) - 1)["history"]
+            played = any(e[1] == "ussr" and e[3] == "card:the_cambridge_five" for e in new)
+            for entry in new:
+                if played and entry[2] == "reveal_scoring_cards" and entry[3] != "hand:":
+                    return state, keys, entry[3][len("hand:"):].split(",")
+    raise AssertionError("no match of these seeds plays The Cambridge Five with a scoring card in the US hand")
+
+
+def test_the_cambridge_five_reveal_is_in_the_ussr_observation():
+    """The USSR plays The Cambridge Five while the US holds a scoring card: the USSR's observation
+    shows the card in the other hand (the view's ``opponent_hand`` lists nothing: the reveal is in
+    the history), for as long as the US holds it; the US's observation does not change by it."""
+    spec = spec_for("twilight-struggle", "deluxe")
+    engine = spec.game
+    state, keys, shown = _cambridge_five_shown()
+    other_hand = spec.encoder.layout["opponent_hand"]
+    index = spec.encoder.card_index
+    view = engine.view(state, "ussr")
+    assert view["opponent_hand"] == [] and shown
+    ussr = spec.observe(view)
+    assert all(ussr[other_hand][index[c]] == 1.0 for c in shown)
+    assert ussr[other_hand].sum() == len(_ts_names(state.known[1]))
+    us_hand = spec.encoder.layout["hand"]
+    assert all(spec.observe(engine.view(state, "us"))[us_hand][index[c]] == 1.0 for c in shown)
+    # the same along the rest of the match, with an observer reading only new history: each card
+    # stays there until it leaves the US hand (a secret headline may be it: kept till the reveal)
+    observer = spec.observer("ussr")
+    observer.observe(view)
+    rng = random.Random(1)
+    held, left = set(shown), 0
+    while held and (decision := engine.decision(state)) is not None:
+        engine.apply(state, decision.options[rng.randrange(len(decision.options))])
+        keys.append(decision)
+        obs = observer.observe(engine.view(state, "ussr", observer.history_from(len(keys))))
+        there = _ts_names(state.hands[1]) | _ts_names([state.headline[1]] if state.headline[1] else [])
+        for card in sorted(held):
+            assert obs[other_hand][index[card]] == (card in there), card
+            if card not in there:
+                held.discard(card)
+                left += 1
+    assert left or engine.decision(state) is None
+
+
+def test_a_seat_observer_refuses_a_view_that_skips_history():
+    spec = spec_for("twilight-struggle", "deluxe")
+    engine = spec.game
+    state, keys, _ = _cambridge_five_shown()
+    with pytest.raises(ValueError, match="history_from"):
+        spec.observe(engine.view(state, "ussr", len(keys) - 2))
+
+
 def test_observation_is_deterministic_and_bounded():
     for game, ruleset in GAMES:
         for spec, state, decision in _positions(game, ruleset, 2, 5):
@@ -203,6 +300,29 @@ def test_gymnasium_episodes_are_seeded_and_end_with_the_outcome():
     obs, _ = env.reset(seed=1)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     assert env.step(illegal)[1:3] == (-1.0, True)
+
+
+def test_gymnasium_step_after_the_end_names_reset():
+    """``step()`` once the episode has ended (by the outcome, or by an illegal action) or before
+    any ``reset()`` is a clear ``RuntimeError`` naming ``reset()``, not an AttributeError."""
+    env = StandoffGymEnv("schotten-totten", ruleset="classic", opponent="random")
+    with pytest.raises(RuntimeError, match=r"reset\(\)"):
+        env.step(0)
+    obs, _ = env.reset(seed=2)
+    rng = random.Random(2)
+    done = False
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, done, _, _ = env.step(int(legal[rng.randrange(len(legal))]))
+    assert obs["action_mask"].sum() == 0
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    obs, _ = env.reset(seed=3)
+    assert env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))[2] is True  # illegal: the end
+    with pytest.raises(RuntimeError, match=r"reset\(\)"):
+        env.step(0)
+    obs, _ = env.reset(seed=3)  # and a reset starts again
+    assert obs["action_mask"].sum() > 0
 
 
 # -- the policy → Bot adapter --------------------------------------------------------------------------------
