@@ -20,10 +20,18 @@ else:
 
 * ``information_state_string``: the view as canonical JSON with its whole history (every
   decision as that seat saw it, hidden keys redacted): perfect recall;
-* ``observation_string``: the same view without the history;
+* ``observation_string``: the same view without the history (a Twilight Struggle seat's lists
+  the cards its history showed it in the other hand, ``opponent_known``: The Cambridge Five...);
 * ``information_state_tensor`` and ``observation_tensor``: the observation vector of
-  :mod:`standoff.sdk.rl` (the view's current facts and its last history entries; the same vector
-  for both, it is not a perfect-recall encoding).
+  :mod:`standoff.sdk.rl` (the view's current facts, what its history showed of the other hand
+  and its last history entries; the same vector for both, it is not a perfect-recall encoding).
+
+``game.make_py_observer(pyspiel.IIGObservationType(...))`` honours the observation type:
+``private_info`` ``NONE`` is the public observation (no card of any hand, nothing only one seat
+knows, the history's private entries redacted: :func:`standoff.sdk.rl_views.public_view`),
+``SINGLE_PLAYER`` the seat's view (the default above), ``ALL_PLAYERS`` every seat's view (one
+vector per seat, in the rules' order); ``public_info=False`` keeps only what the seat's view adds
+to the public one; ``perfect_recall`` gives the strings the whole history.
 
 ``state.resample_from_infostate(player, sampler)`` re-deals what the player cannot see with the
 engine's ``determinize`` (so OpenSpiel's ISMCTS runs unchanged; the sampler's stream seeds the
@@ -43,7 +51,8 @@ import numpy as np
 import pyspiel
 
 from ..server.core.game import CHANCE
-from .rl import RLSpec, recent_view, spec_for
+from .rl import RLSpec, spec_for
+from .rl_views import SeatObserver, private_part, public_view
 
 __all__ = ["GAMES", "StandoffOpenSpielGame", "StandoffOpenSpielState", "load"]
 
@@ -124,8 +133,14 @@ class StandoffOpenSpielGame(pyspiel.Game):
         return StandoffOpenSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.rl, perfect_recall)
+        """The observer of ``iig_obs_type`` (``None``: the seat's view without perfect recall):
+        see :class:`_Observer`. Takes no parameters."""
+        if params:
+            raise ValueError(f"{self.short_name} observers take no parameters, got {dict(params)}")
+        if iig_obs_type is None:
+            return _Observer(self.rl, False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        return _Observer(self.rl, bool(iig_obs_type.perfect_recall), bool(iig_obs_type.public_info),
+                         iig_obs_type.private_info)
 
 
 class _SchottenTotten(StandoffOpenSpielGame):
@@ -140,18 +155,21 @@ class _Match:
     """What a state holds: the spec (shared), the engine state and its pending decision. Copied by
     the engine's own ``copy()`` when OpenSpiel clones a state (deepcopy of the Python state)."""
 
-    __slots__ = ("rl", "state", "decision")
+    __slots__ = ("rl", "state", "decision", "observers")
 
-    def __init__(self, rl: RLSpec, state: Any) -> None:
+    def __init__(self, rl: RLSpec, state: Any, observers: dict[int, SeatObserver] | None = None) -> None:
         self.rl = rl
         self.state = state
         self.decision = rl.game.decision(state)
+        # each player's observer, made at its first observation: what it remembers of its history
+        self.observers = observers if observers is not None else {}
 
     def __deepcopy__(self, memo: dict) -> _Match:
         clone = _Match.__new__(_Match)
         clone.rl = self.rl
         clone.state = self.state.copy()
         clone.decision = self.decision
+        clone.observers = {p: o.copy() for p, o in self.observers.items()}
         return clone
 
 
@@ -223,11 +241,25 @@ class StandoffOpenSpielState(pyspiel.State):
     # -- what a player knows --
 
     def view(self, player: int, recent: bool = False) -> dict[str, Any]:
-        """The player's view; ``recent``: with only the recent history (what observations use)."""
-        state = self.match.state
+        """The player's view; ``recent``: with only the history its observer has not read yet
+        and the recent entries (what observations use)."""
         if recent:
-            return recent_view(self.rl.game, state, self.rl.roles[player], getattr(state, "number", 0))
-        return self.rl.game.view(state, self.rl.roles[player])
+            return self.seat(player)[0]
+        return self.rl.game.view(self.match.state, self.rl.roles[player])
+
+    def seat(self, player: int, whole: bool = False) -> tuple[dict[str, Any], list[str]]:
+        """The player's view (``whole``: with the whole history, else the recent part) after its
+        observer read it, and the cards that observer knows in the other hand beyond the view
+        (Twilight Struggle's reveals: :class:`~standoff.sdk.rl_views.HandMemory`)."""
+        match = self.match
+        observer = match.observers.get(player)
+        if observer is None:
+            observer = match.observers[player] = self.rl.observer(self.rl.roles[player])
+        state = match.state
+        start = 0 if whole else observer.history_from(getattr(state, "number", 0))
+        view = self.rl.game.view(state, self.rl.roles[player], start)
+        observer.remember(view)
+        return view, observer.known()
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> StandoffOpenSpielState:
         """A state the player cannot tell from this one: the engine's ``determinize`` for its
@@ -236,7 +268,9 @@ class StandoffOpenSpielState(pyspiel.State):
         seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(53)
         other = self.rl.game.determinize(self.engine_state, self.rl.roles[player], random.Random(seed))
         clone = copy.deepcopy(self)
-        clone.match = _Match(self.rl, other)
+        # the player's view is the same in the re-deal (its observer holds); the others' are not
+        kept = self.match.observers.get(player)
+        clone.match = _Match(self.rl, other, {player: kept.copy()} if kept is not None else None)
         return clone
 
 
@@ -245,22 +279,77 @@ def _canonical(data: Any) -> str:
 
 
 class _Observer:
-    """OpenSpiel's PyObserver: tensor and strings of one player, from that player's view."""
+    """OpenSpiel's PyObserver of one observation type (``pyspiel.IIGObservationType``): the tensor
+    and strings of a player, built from its seat's view and nothing else.
 
-    def __init__(self, spec: RLSpec, perfect_recall: bool) -> None:
+    ``private_info``: ``SINGLE_PLAYER`` the player's own (its hand, what only it knows: the seat's
+    view, the default); ``NONE`` none (:func:`~standoff.sdk.rl_views.public_view`: no card of any
+    hand, the history's private entries redacted); ``ALL_PLAYERS`` every player's (each seat's
+    part in the rules' order: the tensor is one vector per seat). ``public_info`` False leaves the
+    public information out: the strings keep what differs from the public view
+    (:func:`~standoff.sdk.rl_views.private_part`), the tensor the slices that differ (the others
+    zero); with no private information either, both are empty. ``perfect_recall``: the strings
+    carry the whole history (the tensors are the same: the view's current facts and its last
+    entries). A Twilight Struggle seat's strings list the cards its history showed it in the other
+    hand and the view does not (``opponent_known``)."""
+
+    def __init__(self, spec: RLSpec, perfect_recall: bool, public_info: bool, private_info: Any) -> None:
         self.rl = spec
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(spec.observation_size, np.float32)
+        self.public_info = public_info
+        self.private_info = private_info
+        seats = len(spec.roles) if private_info == pyspiel.PrivateInfoType.ALL_PLAYERS else 1
+        empty = private_info == pyspiel.PrivateInfoType.NONE and not public_info
+        self.tensor = np.zeros(0 if empty else seats * spec.observation_size, np.float32)
         self.dict = {"observation": self.tensor}
 
+    def _players(self, state: StandoffOpenSpielState, player: int) -> list[int]:
+        if self.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return list(range(len(self.rl.roles)))
+        return [player]
+
     def set_from(self, state: StandoffOpenSpielState, player: int) -> None:
-        self.tensor[:] = self.rl.observe(state.view(player, recent=True))
+        if not len(self.tensor):
+            return
+        size = self.rl.observation_size
+        for i, p in enumerate(self._players(state, player)):
+            self.tensor[i * size:(i + 1) * size] = self._vector(state, p)
+
+    def _vector(self, state: StandoffOpenSpielState, player: int) -> np.ndarray:
+        encode = self.rl.encoder.encode
+        view, known = state.seat(player)
+        if self.private_info == pyspiel.PrivateInfoType.NONE:
+            return encode(public_view(self.rl.game, state.engine_state, view))
+        seat = encode(view, known)
+        if self.public_info:
+            return seat
+        public = encode(public_view(self.rl.game, state.engine_state, view))
+        for part in self.rl.encoder.layout.values():  # keep the slices the public view lacks
+            if np.array_equal(seat[part], public[part]):
+                seat[part] = 0.0
+        return seat
 
     def string_from(self, state: StandoffOpenSpielState, player: int) -> str:
-        view = state.view(player, recent=not self.perfect_recall)
+        if self.private_info == pyspiel.PrivateInfoType.NONE and not self.public_info:
+            return ""
+        parts = {self.rl.roles[p]: self._part(state, p) for p in self._players(state, player)}
+        if self.private_info != pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return _canonical(parts[self.rl.roles[player]])
+        return _canonical(parts)
+
+    def _part(self, state: StandoffOpenSpielState, player: int) -> dict[str, Any]:
+        view, known = state.seat(player, whole=self.perfect_recall)
+        public = public_view(self.rl.game, state.engine_state, view)
+        if self.private_info != pyspiel.PrivateInfoType.NONE:
+            if known:
+                view = {**view, "opponent_known": known}
+            if not self.public_info:
+                view = private_part(view, public)
+        else:
+            view = public
         if not self.perfect_recall:
             view = {k: v for k, v in view.items() if k not in ("history", "history_from")}
-        return _canonical(view)
+        return view
 
 
 for _cls in (_SchottenTotten, _TwilightStruggle):
