@@ -21,6 +21,7 @@ ENGINE = pathlib.Path(H.__file__).parent
 REGISTERED = {
     "ACTION_ROUNDS_HOOKS": [late_war._north_sea_oil_round],
     "ACTION_ROUND_HOOKS": [mid_war_36_59._offer_cancel, mid_war_36_59._bury_you_round, mid_war_36_59._trap_round],
+    "EVENT_OPS_HOOKS": [mid_war_36_59._offer_cancel_for_ops],
     "CARD_FILTERS": [mid_war_36_59._restrict_cards],
     "HEADLINE_FILTERS": [mid_war_36_59._owed_missile_envy_not_headlined],
     "HEADLINE_HOOKS": [early_war._defectors_headline],
@@ -38,6 +39,7 @@ REGISTERED = {
     "COUP_BARS": [late_war._reformer_bars],
     "REALIGN_MODIFIERS": [late_war._iran_contra],
     "OPERATIONS_HOOKS": [mid_war_36_59.flower_power_operations_hook],
+    "BEFORE_COUP_HOOKS": [mid_war_36_59._offer_cancel_before_coup],
     "COUP_HOOKS": [mid_war_36_59._missile_crisis_coup],
     "COUP_MODIFIERS": [mid_war_36_59._salt_coups, mid_war_60_108._death_squads],
     "WAR_MODIFIERS": [early_war._civil_war_korean_war],

@@ -3,7 +3,6 @@ cards.md §4/§5/§6/§8 (#46-59 in test_mid_war_46_59.py)."""
 
 from __future__ import annotations
 
-import pytest
 from kits.ts_positions import (
     GAME, SIDE, card, history, influence, keys, play, position, proves, run_event, spare_position, step,
     who,
@@ -43,14 +42,16 @@ def cards(*names: str) -> tuple[int, ...]:
 def test_steps_hooks_and_choices_are_wired():
     for s in mid_war_36_59.STEPS:
         assert G.STEPS[s.name] is s
-    for name in ("cancel_missile_crisis", "trap_discard", "salt_negotiations", "how_i_learned_to_stop_worrying",
-                 "missile_envy", "missile_envy_ops", "we_will_bury_you"):
+    for name in ("cancel_missile_crisis", "missile_crisis_coup", "trap_discard", "salt_negotiations",
+                 "how_i_learned_to_stop_worrying", "missile_envy", "missile_envy_ops", "we_will_bury_you"):
         assert CHOICES[name].__module__ == mid_war_36_59.__name__
     assert CHOICES["grain_sales_to_soviets"].__module__ == mid_war_60_108.__name__
     hooks = [h for h in H.ACTION_ROUND_HOOKS if h.__module__ == mid_war_36_59.__name__]
     assert hooks == [mid_war_36_59._offer_cancel, mid_war_36_59._bury_you_round, mid_war_36_59._trap_round]
     assert mid_war_36_59._restrict_cards in H.CARD_FILTERS and mid_war_36_59._restrict_uses in H.USE_FILTERS
     assert mid_war_36_59._after_round in H.AFTER_ROUND_HOOKS
+    assert mid_war_36_59._offer_cancel_for_ops in H.EVENT_OPS_HOOKS
+    assert mid_war_36_59._offer_cancel_before_coup in H.BEFORE_COUP_HOOKS
 
 
 # -- #36 Brush War ---------------------------------------------------------------------------------
@@ -203,7 +204,10 @@ def test_cuban_missile_crisis_coup_by_the_restricted_side_loses_even_in_a_non_ba
     assert keys(state) == ["choice:west_germany", "choice:keep"]
     play(state, "choice:keep")
     assert step(state) == "action_round" and "cuban_missile_crisis:us:turn" in state.effects
-    play(state, "card:duck_and_cover", "use:coup", "country:sudan", "die:6")
+    play(state, "card:duck_and_cover", "use:coup", "country:sudan")
+    # The last moment to cancel ("at any moment"): kept, the coup is made and loses.
+    assert step(state) == "missile_crisis_coup" and keys(state) == ["choice:west_germany", "choice:keep"]
+    play(state, "choice:keep", "die:6")
     assert state.outcome.winner == "ussr" and state.outcome.termination == B.MISSILE_CRISIS
 
 
@@ -528,11 +532,6 @@ def test_nuclear_subs_ends_with_the_turn():
     assert state.removed == (card("nuclear_subs"),)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: cards.md §4/§8 (#40) let the restricted side cancel the Cuban Missile Crisis at any "
-    "moment, even during the opponent's action round (e.g. before using the Op of a Lone Gunman "
-    "the US played for operations); the engine offers the cancellation only at the start of the "
-    "restricted side's own action round"))
 @proves("cuban_missile_crisis", "lone_gunman")
 def test_cuban_missile_crisis_restricted_ussr_may_cancel_during_the_us_round_before_a_granted_coup():
     state = spare_pos(phasing="us", hands={"us": ["cuban_missile_crisis", "lone_gunman", "nato"]}, defcon=4,
@@ -545,3 +544,73 @@ def test_cuban_missile_crisis_restricted_ussr_may_cancel_during_the_us_round_bef
     assert step(state) == "cancel_missile_crisis" or "choice:cuba" in keys(state)
     play(state, "choice:cuba")
     assert influence(state, "cuba") == (0, 1) and "cuban_missile_crisis:ussr:turn" not in state.effects
+    # The granted Op now coups safely (Sudan, stability 1: 6 + 1 - 2 = 5: the US 1 out, 4 USSR in).
+    assert step(state) == "event_ops" and "use:coup" in keys(state)
+    play(state, "use:coup", "country:sudan", "die:6")
+    assert state.outcome is None and influence(state, "sudan") == (0, 4)
+
+
+def _ortega_for_the_us_under_the_crisis():
+    """Turn 8, the US's round, the USSR restricted (DEFCON 2, 2 USSR influence in Cuba): the US plays
+    Ortega Elected in Nicaragua (a USSR event, cards.md #91: "the USSR may make one free coup attempt,
+    using this card's Operations value, against a country adjacent to Nicaragua") for Operations, its
+    event first. The USSR takes the free coup in Honduras (stability 2, no battleground)."""
+    state = spare_pos(turn=8, phasing="us", hands={"us": ["ortega_elected_in_nicaragua"]}, defcon=2,
+                      effects=["cuban_missile_crisis:ussr:turn"], influence={"cuba": (0, 2), "honduras": (1, 0)})
+    play(state, "card:ortega_elected_in_nicaragua", "use:influence:event_first", "choice:coup", "country:honduras")
+    return state
+
+
+@proves("ortega_elected_in_nicaragua")
+def test_cuban_missile_crisis_ussr_cancels_in_the_us_round_before_an_event_s_free_coup():
+    """cards.md #40: the restricted side "may cancel the effect at any moment by removing 2 of its own
+    influence: the USSR from Cuba"; "Cancelling is allowed at any time, including during the
+    opponent's action round". Asked once the coup is chosen, before its die; cancelled, the free coup
+    is safe: 6 + 2 Ops - 2 x 2 = 4: the US 1 out, 3 USSR in."""
+    state = _ortega_for_the_us_under_the_crisis()
+    assert step(state) == "missile_crisis_coup" and who(state) == "ussr" and state.phasing == US
+    assert keys(state) == ["choice:cuba", "choice:keep"]
+    play(state, "choice:cuba", "die:6")
+    assert state.outcome is None
+    assert influence(state, "cuba") == (0, 0) and "cuban_missile_crisis:ussr:turn" not in state.effects
+    assert influence(state, "honduras") == (0, 3)
+    assert step(state) == "influence" and who(state) == "us"  # the US round goes on: Ortega's Operations
+
+
+def test_cuban_missile_crisis_kept_the_restricted_side_s_coup_in_the_opponent_s_round_loses():
+    """cards.md #40 notes: "The player under the crisis loses the moment they choose to coup, even via
+    an opponent's card that grants them a coup" (the USSR here, though the US is phasing)."""
+    state = _ortega_for_the_us_under_the_crisis()
+    play(state, "choice:keep", "die:6")
+    assert state.outcome.winner == "us" and state.outcome.termination == B.MISSILE_CRISIS
+    assert influence(state, "cuba") == (0, 2) and influence(state, "honduras") == (1, 0)  # no coup happened
+
+
+@proves("tear_down_this_wall")
+def test_cuban_missile_crisis_us_cancels_from_turkey_in_the_ussr_round_before_a_free_coup():
+    """cards.md #40: the US cancels by removing 2 "from West Germany or from Turkey (2 from the same
+    country)", here in the USSR's round: the USSR plays "Tear Down This Wall" (a US event, cards.md
+    #96: a free coup in Europe "using this card's Operations value", 3) for Operations, event first.
+    Austria (stability 4, no battleground): 6 + 3 - 2 x 4 = 1: 1 USSR influence out."""
+    state = spare_pos(turn=8, phasing="ussr", hands={"ussr": ["tear_down_this_wall"]}, defcon=2,
+                      effects=["cuban_missile_crisis:us:turn"],
+                      influence={"west_germany": (2, 0), "turkey": (3, 0), "austria": (0, 2)})
+    play(state, "card:tear_down_this_wall", "use:influence:event_first", "choice:coup", "country:austria")
+    assert step(state) == "missile_crisis_coup" and who(state) == "us" and state.phasing == USSR
+    assert keys(state) == ["choice:west_germany", "choice:turkey", "choice:keep"]
+    play(state, "choice:turkey", "die:6")
+    assert state.outcome is None and "cuban_missile_crisis:us:turn" not in state.effects
+    assert influence(state, "turkey") == (1, 0) and influence(state, "west_germany") == (2, 0)
+    assert influence(state, "austria") == (0, 1)
+    assert step(state) == "influence" and who(state) == "ussr"
+
+
+def test_cuban_missile_crisis_cancel_is_not_offered_without_two_influence_to_remove():
+    """With 1 influence in Cuba the USSR cannot pay the price: its coup is asked no question and
+    loses (cards.md #40)."""
+    state = spare_pos(turn=8, phasing="us", hands={"us": ["ortega_elected_in_nicaragua"]}, defcon=2,
+                      effects=["cuban_missile_crisis:ussr:turn"], influence={"cuba": (0, 1), "honduras": (1, 0)})
+    play(state, "card:ortega_elected_in_nicaragua", "use:influence:event_first", "choice:coup", "country:honduras")
+    assert step(state) == "die"
+    play(state, "die:6")
+    assert state.outcome.winner == "us" and state.outcome.termination == B.MISSILE_CRISIS

@@ -17,6 +17,9 @@ The turn (:mod:`.turn`):
   replaced the round (it popped the ``action_round`` frame itself). Quagmire / Bear Trap (the
   round becomes discard-and-roll), "We Will Bury You" (VP at the US's next round), the Cuban
   Missile Crisis cancellation offer.
+* ``EVENT_OPS_HOOKS``: ``hook(state, side) -> bool`` when an event grants ``side`` Operations
+  (``ev_ops``, in any side's round), before it picks their use; True means the hook pushed frames
+  (they run first). The Cuban Missile Crisis cancellation offer (Lone Gunman in the US's round).
 * ``CARD_FILTERS``: ``filter(state, side, cards) -> cards``: which cards may be played this round
   (Missile Envy must be played next).
 * ``HEADLINE_FILTERS``: ``filter(state, side, cards) -> cards``: which cards may be headlined
@@ -61,6 +64,9 @@ Operations (:mod:`.ops`):
 * ``OPERATIONS_HOOKS``: ``hook(state, side, card, kind)`` when ``side`` spends ``card``'s
   Operations (influence / realign / coup), however the card reached it (Flower Power counts a
   US war card played for Operations, even one taken with Grain Sales or Missile Envy).
+* ``BEFORE_COUP_HOOKS``: ``hook(state, side, country)`` once ``side`` has chosen to coup
+  ``country`` (any coup: Operations, an event's free coup, Che), its die pushed; frames the hook
+  pushes run before the die (the Cuban Missile Crisis's last offer to cancel).
 * ``COUP_HOOKS``: ``hook(state, side, country) -> bool`` when a coup is rolled, before anything
   else; True means the coup does not happen: the hook ended the game (Cuban Missile Crisis).
 * ``COUP_MODIFIERS``: ``modifier(state, side, country) -> int`` added to coup rolls (SALT
@@ -95,6 +101,7 @@ from typing import Any
 # the turn
 ACTION_ROUNDS_HOOKS: list[Callable[[Any, int], None]] = []
 ACTION_ROUND_HOOKS: list[Callable[[Any, int], bool]] = []
+EVENT_OPS_HOOKS: list[Callable[[Any, int], bool]] = []
 CARD_FILTERS: list[Callable[[Any, int, list[int]], list[int]]] = []
 HEADLINE_FILTERS: list[Callable[[Any, int, list[int]], list[int]]] = []
 HEADLINE_HOOKS: list[Callable[[Any], Iterable[int]]] = []
@@ -117,6 +124,7 @@ PROTECTIONS: list[Callable[[Any, int], Iterable[int]]] = []
 COUP_BARS: list[Callable[[Any, int], Iterable[int]]] = []
 REALIGN_MODIFIERS: list[Callable[[Any, int, int], int]] = []
 OPERATIONS_HOOKS: list[Callable[[Any, int, int, str], None]] = []
+BEFORE_COUP_HOOKS: list[Callable[[Any, int, int], None]] = []
 COUP_HOOKS: list[Callable[[Any, int, int], bool]] = []
 COUP_MODIFIERS: list[Callable[[Any, int, int], int]] = []
 AFTER_COUP_HOOKS: list[Callable[[Any, int, int], None]] = []

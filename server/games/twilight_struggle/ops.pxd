@@ -27,6 +27,8 @@ cpdef list realign_targets(TSState state, side, free=*, among=*)
 
 cpdef push_operations(TSState state, side, card, kind, value=*, free=*, among=*)
 
+cpdef push_coup_roll(TSState state, side, country, ops, free)
+
 cpdef resolve_coup(TSState state, side, country, ops, roll, free)
 
 @cython.locals(enemy=list, open_=tuple, c=cython.Py_ssize_t)

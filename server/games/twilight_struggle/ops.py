@@ -10,8 +10,8 @@ Southeast Asia) forfeits the bonus that needed it.
 Every other lasting effect acting on operations comes through :mod:`.hooks` as well: countries
 barred to placement (Chernobyl), shielded from coups and realignments (NATO, US/Japan Pact) or
 from coups (The Reformer), realignment and coup modifiers (Iran-Contra; SALT, Death Squads), a
-coup that loses the game (Cuban Missile Crisis), what follows a coup (Yuri and Samantha) and a
-battleground coup that leaves DEFCON alone (Nuclear Subs).
+last question before a coup's die and a coup that loses the game (Cuban Missile Crisis), what
+follows a coup (Yuri and Samantha) and a battleground coup that leaves DEFCON alone (Nuclear Subs).
 """
 
 from __future__ import annotations
@@ -385,7 +385,17 @@ class Coup(TSStep):
         _, side, value, china, vietnam, free, card, among = frame
         c = option.value
         ops = value + (china and c in ASIA) + (vietnam and c in SOUTHEAST_ASIA)
-        state.stack[-1] = ("coup_roll", side, c, ops, free)
+        state.stack.pop()
+        push_coup_roll(state, side, c, ops, free)
+
+
+def push_coup_roll(state: TSState, side: int, country: int, ops: int, free: bool) -> None:
+    """Push the die of ``side``'s chosen coup in ``country`` (every coup comes here: Operations,
+    an event's free coup, Che's); what hooks.BEFORE_COUP_HOOKS push runs before the die (the
+    Cuban Missile Crisis: the restricted side's last moment to cancel, cards.md #40)."""
+    state.stack.append(("coup_roll", side, country, ops, free))
+    for hook in H.BEFORE_COUP_HOOKS:
+        hook(state, side, country)
 
 
 def resolve_coup(state: TSState, side: int, country: int, ops: int, roll: int, free: bool) -> None:

@@ -178,7 +178,7 @@ FRAME_SPECS: dict[str, Any] = {
         ("actor", SIDE, True), ("country", COUNTRY, True), ("modifier", INT, True), ("at_least", INT, True),
         ("vp", INT, True),
     ),
-    "ev_ops": (("actor", SIDE, True), ("ops", INT, True)),
+    "ev_ops": (("actor", SIDE, True), ("ops", INT, True), ("hooks_done", INT, False)),
     "ev_place": (
         ("actor", SIDE, True), ("left", INT, True), ("allowed", COUNTRIES, True), ("max_per", INT, True),
         ("placed", COUNTRIES, True), ("optional", FLAG, True),

@@ -9,7 +9,13 @@ from ..state cimport TSState, other
 
 cpdef _missile_crisis_coup(TSState state, side, country)
 
+cpdef _offer_to_cancel(TSState state, side, name)
+
 cpdef _offer_cancel(TSState state, side)
+
+cpdef _offer_cancel_for_ops(TSState state, side)
+
+cpdef _offer_cancel_before_coup(TSState state, side, country)
 
 cpdef _nuclear_subs(TSState state, side, country)
 

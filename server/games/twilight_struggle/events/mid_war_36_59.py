@@ -6,9 +6,15 @@ Lasting effects (:mod:`..effects`) and the hooks they act through (:mod:`..hooks
 
 * Cuban Missile Crisis ``cuban_missile_crisis:<side>:turn``: COUP_HOOKS (a coup by ``<side>``
   loses the game). The restricted side may cancel it by removing 2 of its own influence (USSR:
-  Cuba; US: West Germany or Turkey). The rules allow this "at any moment"; we offer it
-  (``cancel_missile_crisis``) at the start of each of the restricted side's action rounds
-  (ACTION_ROUND_HOOKS), where it matters.
+  Cuba; US: West Germany or Turkey), "at any moment", "including during the opponent's action
+  round" (cards.md #40). Cancelling only lifts the ban on its coups, so we offer it where it
+  matters (keys ``choice:<country>``, one per country holding 2 of its influence, and
+  ``choice:keep``): when the side starts to act, ``cancel_missile_crisis``, at the start of each
+  of its action rounds (ACTION_ROUND_HOOKS) and when an event grants it Operations that could
+  coup, in any round (EVENT_OPS_HOOKS: Lone Gunman played by the US); and at the last moment,
+  ``missile_crisis_coup``, once it has chosen a coup and before its die (BEFORE_COUP_HOOKS: every
+  coup, an event's free coup and Che's included, in any round or the headline). There ``keep``
+  makes the coup, which loses the game.
 * Nuclear Subs ``nuclear_subs:turn``: DEFCON_EXEMPTIONS (US battleground coups leave DEFCON).
 * SALT Negotiations ``salt:turn``: COUP_MODIFIERS (−1 to every coup roll this turn).
 * Quagmire ``quagmire`` (US) / Bear Trap ``bear_trap`` (USSR): lasting across turns. An
@@ -172,23 +178,51 @@ def _missile_crisis_coup(state: TSState, side: int, country: int) -> bool:
 H.COUP_HOOKS.append(_missile_crisis_coup)
 
 
-def _offer_cancel(state: TSState, side: int) -> bool:
-    """Start of the restricted side's round: it may remove 2 of its influence to cancel."""
+def _offer_to_cancel(state: TSState, side: int, name: str) -> bool:
+    """If ``side`` is restricted and holds 2 influence where it may remove them, ask ``name``:
+    one key per such country (cards.md #40: the USSR Cuba; the US West Germany or Turkey), then
+    ``keep``. True if asked."""
     if not state.has(E.CUBAN_MISSILE_CRISIS[side]):
         return False
-    places = [c for c in CANCEL_COUNTRIES[side] if state.inf[side][c] >= 2]
+    mine = state.inf[side]
+    places = [M.COUNTRIES[c].id for c in CANCEL_COUNTRIES[side] if mine[c] >= 2]
     if not places:
         return False
-    ask(state, side, "cancel_missile_crisis", [M.COUNTRIES[c].id for c in places] + ["keep"])
+    places.append("keep")
+    ask(state, side, name, places)
     return True
 
 
+def _offer_cancel(state: TSState, side: int) -> bool:
+    """Start of the restricted side's round: it may remove 2 of its influence to cancel."""
+    return _offer_to_cancel(state, side, "cancel_missile_crisis")
+
+
+def _offer_cancel_for_ops(state: TSState, side: int) -> bool:
+    """An event grants the restricted side Operations (in any round: Lone Gunman played by the
+    US): before it picks their use, if a coup is among them."""
+    if not state.has(E.CUBAN_MISSILE_CRISIS[side]) or not O.operation_uses(state, side)[1]:
+        return False
+    return _offer_to_cancel(state, side, "cancel_missile_crisis")
+
+
+def _offer_cancel_before_coup(state: TSState, side: int, country: int) -> None:
+    """The restricted side has chosen a coup: its last moment to cancel, before the die (``keep``
+    makes the coup, which loses the game)."""
+    _offer_to_cancel(state, side, "missile_crisis_coup")
+
+
 @choice("cancel_missile_crisis")
+@choice("missile_crisis_coup")
 def _cancel_missile_crisis(state: TSState, side: int, key: str, data: Any) -> None:
     if key == "keep":
         return
     state.inf[side][M.INDEX[key]] -= 2
     state.drop_effect(E.CUBAN_MISSILE_CRISIS[side])
+
+
+H.EVENT_OPS_HOOKS.append(_offer_cancel_for_ops)
+H.BEFORE_COUP_HOOKS.append(_offer_cancel_before_coup)
 
 
 # -- #41 Nuclear Subs ------------------------------------------------------------------------------

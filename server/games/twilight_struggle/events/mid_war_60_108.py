@@ -438,7 +438,7 @@ class CheCoup(TSStep):
             return
         if first:
             state.stack.append(("che_check", c, state.inf[US][c], value))
-        state.stack.append(("coup_roll", USSR, c, value, False))
+        O.push_coup_roll(state, USSR, c, value, False)
 
 
 class CheCheck(TSStep):

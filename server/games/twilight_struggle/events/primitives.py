@@ -20,8 +20,9 @@ Frames (all data):
   carries it out (Truman Doctrine, Independent Reds, Warsaw Pact Formed's removals...).
 * ``("war", actor, target, modifier, at_least, vp)``: a war card's die (chance); ``modifier`` is
   subtracted from it (the card's own and hooks.WAR_MODIFIERS').
-* ``("ev_ops", actor, value)``: operations granted by an event (influence, realignment or coup),
-  not reduced by Red Scare/Purge (FAQ).
+* ``("ev_ops", actor, value[, hooks_done])``: operations granted by an event (influence,
+  realignment or coup), not reduced by Red Scare/Purge (FAQ); ``hooks_done`` counts the
+  hooks.EVENT_OPS_HOOKS already run.
 """
 
 from __future__ import annotations
@@ -341,17 +342,27 @@ class War(TSStep):
 
 
 class EvOps(TSStep):
-    """Operations granted by an event: choose their use."""
+    """Operations granted by an event: choose their use. Frame ``("ev_ops", actor, value[,
+    hooks_done])``: hooks.EVENT_OPS_HOOKS run first, each once (the frame counts them, as
+    ``action_round`` does), even when one pushed frames of its own."""
 
     name = "ev_ops"
 
     def run(self, game, state, frame):
-        _, actor, value = frame
+        actor, value = frame[1], frame[2]
+        done = frame[3] if len(frame) > 3 else 0
+        hooks = H.EVENT_OPS_HOOKS
+        while done < len(hooks):
+            hook = hooks[done]
+            done += 1
+            state.stack[-1] = ("ev_ops", actor, value, done)
+            if hook(state, actor):
+                return None
         options = tuple([Option(f"use:{u}", u, u) for u in ops_uses(state, actor)])
         return make_decision(role(state, actor), "event_ops", f"use {value} Operations", options)
 
     def choose(self, game, state, frame, option):
-        _, actor, value = frame
+        actor, value = frame[1], frame[2]
         state.stack.pop()
         O.push_operations(state, actor, 0, option.value, value=value)
 
