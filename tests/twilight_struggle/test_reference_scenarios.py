@@ -191,13 +191,38 @@ def test_space_station_extra_round_may_be_declined():
     assert state.hands[USSR] == (card("comecon"),) and state.inf[USSR] == position().inf[USSR]
 
 
-def test_extra_round_with_a_held_scoring_card_must_be_played():
-    """The held scoring card rules hold in the extra round too: scoring cards "must be played
-    (as its event) during the turn in which it is in hand ... never held at end of turn" (cards.md
-    #1 notes), so the round cannot be declined while a scoring card would be left unplayed, and
-    The China Card is not offered then (map.md §13)."""
+def test_extra_round_with_only_a_scoring_card_left_may_be_declined_and_the_held_card_loses():
+    """cards.md #86: the US "may take an 8th action round" — also when its only card is a scoring
+    card. Declined, the card is held, and "a player holding a scoring card at this point loses"
+    (map.md §10 F, the reveal of held cards at the end of the turn), as after a regular last round."""
+    state = at_rounds([(8, "us")], turn=8, hands={"us": ["asia_scoring"], "ussr": []}, china="ussr",
+                      effects=["north_sea_oil:turn"])
+    assert step(state) == "extra_action_round" and who(state) == "us"
+    assert keys(state) == ["choice:accept", "pass"]
+    choose(state, "pass")
+    assert state.outcome.winner == "ussr" and state.outcome.termination == "held_scoring_card"
+
+
+def test_space_station_round_with_only_a_scoring_card_left_may_be_declined():
+    """map.md §7 Space Station: "may take one extra (8th) action round each turn"; the USSR,
+    declining it with Europe Scoring in hand, holds a scoring card at the end of the turn and loses
+    (map.md §10 F)."""
+    state = at_rounds([(8, "ussr")], turn=6, hands={"ussr": ["europe_scoring"], "us": ["nato"]}, china="us")
+    state.space = [8, 3]
+    assert step(state) == "extra_action_round" and keys(state) == ["choice:accept", "pass"]
+    choose(state, "pass")
+    assert state.hands[USSR] == (card("europe_scoring"),)
+    assert state.outcome.winner == "us" and state.outcome.termination == "held_scoring_card"
+
+
+def test_extra_round_taken_with_a_held_scoring_card_never_offers_the_china_card():
+    """Taken, the extra round is an ordinary round: with as many scoring cards as rounds left, The
+    China Card is not offered (map.md §13: it "may not be played if doing so would leave a scoring
+    card unplayed"); another card may be played, as in a regular round."""
     state = at_rounds([(8, "us")], turn=8, hands={"us": ["asia_scoring", "nato"], "ussr": []}, china="us",
                       effects=["north_sea_oil:turn"])
+    assert step(state) == "extra_action_round" and keys(state) == ["choice:accept", "pass"]
+    choose(state, "choice:accept")
     assert step(state) == "action_round"
     assert keys(state) == ["card:asia_scoring", "card:nato"]  # no pass, no China Card
 

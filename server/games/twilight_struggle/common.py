@@ -122,8 +122,9 @@ def scoring_due(state: TSState, side: int) -> bool:
     """``side`` holds scoring cards and has no more action rounds left this turn than them: one
     must be played now or it would be held past the end of the turn (cards.md §5.4: scoring cards
     beat everything). What it bars: The China Card (map.md §13: it "may not be played if doing so
-    would leave a scoring card unplayed"), declining an extra round, and an event obligation
-    (Missile Envy, Quagmire / Bear Trap: "the scoring card is played first")."""
+    would leave a scoring card unplayed") and an event obligation (Missile Envy, Quagmire / Bear
+    Trap: "the scoring card is played first"). Not declining an extra round: that one is the
+    side's to take (the held card then loses at the end of the turn, map.md §10 F)."""
     held = 0
     for c in state.hands[side]:  # (a loop: compiled, common.pxd makes this a C function)
         if CD.CARD_BY_NUMBER[c].scoring:

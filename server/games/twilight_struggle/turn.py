@@ -309,10 +309,11 @@ class ActionRound(TSStep):
     ``extra_action_round`` (``choice:accept`` / ``pass``), before anything acts at the start of
     a round (declined, there is no round: no trap discard, no "We Will Bury You" VP, which wait
     for the side's next round), unless the side has no hand card (then The China Card, if it
-    has it, comes with ``pass`` as in any round) or must play a scoring card this round
-    (common.scoring_due: the scoring card rules hold in that round too). Taken, it is an
-    ordinary round. The China Card is not offered when playing it would leave a scoring card
-    unplayed (map.md §13): when ``scoring_due``."""
+    has it, comes with ``pass`` as in any round). A scoring card left in hand does not make it
+    compulsory: declined, the card is held, and holding it loses at the end of the turn (map.md
+    §10 F), as a scoring card kept through a regular last round does. Taken, it is an ordinary
+    round. The China Card is not offered when playing it would leave a scoring card unplayed
+    (map.md §13): when ``scoring_due``."""
 
     name = "action_round"
 
@@ -322,8 +323,7 @@ class ActionRound(TSStep):
         state.phasing = side
         done = frame[3] if len(frame) > 3 else 0
         taken = frame[4:]
-        if (not done and not taken and ar > regular_rounds(state) and state.hands[side]
-                and not scoring_due(state, side)):
+        if not done and not taken and ar > regular_rounds(state) and state.hands[side]:
             return make_decision(role(state, side), "extra_action_round",
                                  f"extra action round {ar}: take it or pass", (TAKE_EXTRA_ROUND, DECLINE_EXTRA_ROUND))
         # Lasting effects that act at the start of a round (hooks.ACTION_ROUND_HOOKS); the frame
