@@ -14,6 +14,7 @@ import trio
 from standoff.v1 import referee_pb2 as pb
 
 from .ledger import LedgerWriter, read_chain, record_digest
+from .private_files import private_dir
 from .records import cut_torn_tail, read_record
 from .verify import verify_folder
 
@@ -47,8 +48,10 @@ class Archive:
 
     def load(self) -> None:
         """Finished matches of earlier runs, from their records. With a ledger, a finished record
-        it lacks (the server was killed between the two writes) gets its line now."""
-        self.records.mkdir(parents=True, exist_ok=True)
+        it lacks (the server was killed between the two writes) gets its line now. The data folder
+        and ``records/`` are made private (``0700``), those of an older version too."""
+        private_dir(self.data_dir)
+        private_dir(self.records)
         named = self._open_ledger() if self.wants_ledger else set()
         missing: list[str] = []
         for path in sorted(self.records.glob("*.jsonl")):

@@ -23,6 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .private_files import private_dir
+
 TOKEN_PREFIX = "sto_"
 
 # What one token may use on a server (enforced by the gRPC service, ``server/rpc.py``).
@@ -144,7 +146,7 @@ class TokenRegistry:
 
     def _save(self, entries: dict[str, dict]) -> None:
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(self.path.parent, tighten=False)  # --tokens may name a folder of the user's
             text = json.dumps({"bots": entries}, indent=2, sort_keys=True) + "\n"
             # Write-then-rename: a crash never leaves a half-written registry.
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tokens-")

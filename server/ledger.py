@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .private_files import open_private
+
 #: ``prev`` of the first line.
 GENESIS = "0" * 64
 #: Record fields that vary from run to run (wall-clock measurements) and are left out of a
@@ -122,12 +124,13 @@ def read_chain(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 class LedgerWriter:
-    """Appends chained lines to a ledger; ``prev`` continues from the file's last line."""
+    """Appends chained lines to a ledger; ``prev`` continues from the file's last line. The
+    file is private (``0600``; one an older version left readable is set so when opened)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.prev = last_digest(path)
-        self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115
+        self._file = open_private(path, "a")
 
     def text(self, line: dict[str, Any]) -> str:
         """The next line's text (with its newline); advances the chain."""

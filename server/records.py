@@ -1,4 +1,6 @@
-"""Record files: one JSONL file per match, appended line by line, fsync'd at match end."""
+"""Record files: one JSONL file per match, appended line by line, fsync'd at match end.
+
+A record is private (mode ``0600``, :mod:`.private_files`): its header carries the match seed."""
 
 from __future__ import annotations
 
@@ -7,17 +9,23 @@ from pathlib import Path
 from typing import IO, Any
 
 from .core.record import Record, ReplayError, dump_line, parse_record
+from .private_files import open_private, private_dir
 
 
 class RecordWriter:
     """Appends a record to ``path`` as the match goes: header first, then each decision, then the
-    outcome. ``close()`` flushes and fsyncs. Usable as a context manager."""
+    outcome. ``close()`` flushes and fsyncs. Usable as a context manager.
+
+    The file is private (``0600`` whatever the umask, an existing one too); missing folders are
+    made ``0700``, an existing folder keeps its mode (it may be one the user named: the folders
+    of a server or a run are made private by their owners, :class:`~.archive.Archive` and the
+    tournament runner)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         if self.path.parent != Path(""):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+            private_dir(self.path.parent, tighten=False)
+        self._file: IO[str] | None = open_private(self.path, "w")
 
     def write(self, line: dict[str, Any]) -> None:
         assert self._file is not None, "record already closed"
