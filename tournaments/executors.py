@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -31,6 +30,7 @@ from typing import Any, Protocol
 import trio
 
 from .config import TournamentConfig
+from ..server.private_files import private_dir, replace_private
 from ..server.processes import close_processes
 from .errors import MatchCrashed, RunError
 
@@ -80,18 +80,13 @@ def make_executor(config: TournamentConfig, registry: Any = None) -> MatchExecut
 def store_records(records_dir: Path, records: Mapping[str, bytes]) -> None:
     """Write record files received from an executor, each one atomically (a temporary file,
     fsync'd, renamed): a record is there complete or not at all, and writing the same record
-    twice (a retried or duplicated task) is harmless."""
-    records_dir.mkdir(parents=True, exist_ok=True)
+    twice (a retried or duplicated task) is harmless. Private, as every record (``0600`` in a
+    ``0700`` folder: :mod:`standoff.server.private_files`)."""
+    private_dir(records_dir)
     for name, data in records.items():
         if Path(name).name != name or not name.endswith(".jsonl"):
             raise RunError(f"refusing a record file name from an executor: {name!r}")
-        path = records_dir / name
-        tmp = records_dir / f".{name}.tmp"
-        with open(tmp, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
+        replace_private(records_dir / name, data)
 
 
 # -- local: worker processes on this machine ---------------------------------------------------

@@ -13,6 +13,13 @@
 Everything is inline (CSS, JavaScript, SVG charts drawn here in Python): the pages work offline
 from ``file://`` and load nothing from anywhere. The same run folder always gives the same bytes.
 
+The report is meant to be shared, so, alone of what a run writes, it keeps the usual modes (the
+umask's: ``0644`` files in ``0755`` folders, typically), where every other file of the run is
+private (:mod:`standoff.server.private_files`). It stays inside the private run folder, so nobody
+else reads it until its owner copies it out: write it, and share it, once the run is over. Its
+omniscient pages show every hand of a finished match, and a finished paired leg's hands are the
+deal of its partner leg, which may still be being played.
+
 The board viewer: every record is replayed with the game its header names, looked up in the
 plugin registry (built-in games and game plugins alike). For each player decision (chance
 decisions only show in the logs) each seat's track embeds that seat's ``game.view`` taken when

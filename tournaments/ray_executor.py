@@ -53,6 +53,7 @@ from typing import Any
 import trio
 
 from ..server.plugins import PLUGINS_ENV
+from ..server.private_files import private_dir
 from .errors import MatchCrashed, RunError
 
 __all__ = ["MAX_RETRIES", "RayExecutor", "check_node", "play_job"]
@@ -101,12 +102,12 @@ _scratch: Path | None = None
 def _scratch_dir() -> Path:
     """This worker process's scratch folder, ``<tmpfs or temp>/standoff-ray/<pid>``. The first
     task of a process removes the folders of processes that are gone (a worker killed mid-match
-    leaves its match's folder behind)."""
+    leaves its match's folder behind). Private (``0700``; each match's folder in it too, and
+    its records ``0600``): a record names its match's seed."""
     global _scratch
     if _scratch is None or not _scratch.is_dir():
         base = Path(_SCRATCH or tempfile.gettempdir()) / "standoff-ray"
-        _scratch = base / str(os.getpid())
-        _scratch.mkdir(parents=True, exist_ok=True)
+        _scratch = private_dir(base / str(os.getpid()))
         for other in base.iterdir():
             if other.name.isdigit() and not _alive(int(other.name)):
                 shutil.rmtree(other, ignore_errors=True)

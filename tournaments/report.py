@@ -115,11 +115,11 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..server.private_files import replace_private
 from .model import Result
 from .ratings import bradley_terry, elo_log, pentanomial, pentanomial_elo, trinomial_elo
 
@@ -447,31 +447,12 @@ def elo_text(lines: Iterable[Mapping[str, Any]]) -> str:
     return "".join(json.dumps(line, allow_nan=False, ensure_ascii=False) + "\n" for line in lines)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file next to ``path``, fsync it, then ``os.replace`` it over
-    ``path``: readers see the old file or the new one, never half of one."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        # mkstemp makes the file private (0600); outputs are as readable as results.jsonl and the
-        # records (the usual mode: 0666 less the umask). Only secrets stay private.
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    ``path``: readers see the old file or the new one, never half of one. Private (``0600``,
+    :mod:`standoff.server.private_files`), as the results they are computed from: while a run
+    goes on they tell how its matches ended."""
+    replace_private(path, text)
     try:  # make the rename itself durable (POSIX; not possible everywhere)
         dir_fd = os.open(path.parent, os.O_RDONLY)
     except OSError:

@@ -43,6 +43,7 @@ from ..server.core.game import Outcome
 from ..server.core.record import Record, make_header, outcome_line
 from ..server.faults import ERROR, TimeControl, policy_from_name
 from ..server.local import code_version, new_seed
+from ..server.private_files import open_private, private_dir, replace_private
 from ..server.records import cut_torn_tail, write_record
 from ..server.plugins import PLUGINS_ENV
 from ..server.core.seeds import derive_seed
@@ -89,10 +90,13 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bo
     the previous results (and the secret master seed) first. A torn last line (a kill mid-write)
     is cut off. With ``verify``, results already there are checked first (the chain, every record
     against its digest and its line; replaying every record is ``standoff verify``'s job): a run
-    whose files were changed is refused (:class:`RunError` naming the first bad line).
+    whose files were changed is refused (:class:`RunError` naming the first bad line). The folder,
+    ``records/`` and every file the run writes are private (``0700``/``0600``, those of an older
+    version too: :mod:`standoff.server.private_files`).
     """
     folder = run_dir_of(config)
-    (folder / "records").mkdir(parents=True, exist_ok=True)
+    private_dir(folder)
+    private_dir(folder / "records")
     config_path = folder / "config.json"
     wanted = json.dumps(config.to_json(), sort_keys=True, indent=2) + "\n"
     results_path = folder / "results.jsonl"
@@ -106,8 +110,9 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bo
             f"{folder} holds a run of a different configuration ({'; '.join(differ)}); use another "
             "name, or --fresh to start it again"
         )
-    _atomic_write(config_path, wanted)
-    for torn in (folder / "records").glob(".*.tmp"):  # a record being stored when the run was killed
+    replace_private(config_path, wanted)
+    # a record, result file or seed being stored when the run was killed
+    for torn in [*folder.glob(".*.tmp"), *(folder / "records").glob(".*.tmp")]:
         torn.unlink(missing_ok=True)
     if results_path.exists():
         cut_torn_tail(results_path)
@@ -142,12 +147,7 @@ def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentCon
             raise RunError(f"{path}: not a seed (a whole number); restore it, or --fresh to start again") from None
     else:
         seed = new_seed()
-        fd = os.open(path.with_name(f".{path.name}.tmp"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(f"{seed}\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(path.with_name(f".{path.name}.tmp"), path)
+        replace_private(path, f"{seed}\n")
     return replace(config, master_seed=seed)
 
 
@@ -173,15 +173,6 @@ def _differences(saved: str, config: TournamentConfig) -> list[str]:
         for key in sorted(set(old) | set(new))
         if key not in EXECUTION_KEYS and old.get(key) != new.get(key)
     ]
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(tmp, path)
 
 
 # -- results writer ------------------------------------------------------------------------------
@@ -240,7 +231,7 @@ class ResultWriter:
         for result in self.results:
             self._update_elo(result)
         self.ledger = LedgerWriter(folder / "results.jsonl")
-        self.elo_file = open(folder / "elo.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+        self.elo_file = open_private(folder / "elo.jsonl", "a")
 
     def _update_elo(self, result: Result) -> list[dict[str, Any]]:
         lines = []
