@@ -97,7 +97,11 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     draw of the run: set it only when every entrant is trusted (built-in bots).
 ``output_dir``  (string, default ``"runs"``)
     Outputs go to ``<output_dir>/<name>/``; a relative path is relative to the current
-    directory, not to the config file.
+    directory, not to the config file. The run folder names no place (its records are named
+    relative to it), so it may be moved or copied: a resume, with ``output_dir`` naming where it
+    now is, goes on from it (``output_dir`` is not compared with the run's ``config.json``). It is
+    private (``0700``, its files ``0600``; its ``report/`` excepted), as is ``output_dir`` when
+    the run makes it.
 ``remote_wait_s``  (number >= 0, default 30)
     Seconds to wait for remote entrants to connect.
 ``address``  (string ``"HOST:PORT"``, default ``"127.0.0.1:0"``)

@@ -153,9 +153,11 @@ def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentCon
 
 #: Config keys that do not change any result: a run may be resumed with other values. Where
 #: and how fast matches run (every executor gives the same results: start on this machine, finish
-#: on a Ray cluster), where the config file is, where the referee listens, and the Elo log's K
-#: and start (elo.jsonl is recomputed from the results).
-EXECUTION_KEYS = ("source", "executor", "split_referee", "ray_address", "concurrency", "workers", "address", "elo")
+#: on a Ray cluster), where the config file and the run folder are (a run folder moved or copied
+#: elsewhere, with its config or not, resumes: nothing in it names its own place), where the
+#: referee listens, and the Elo log's K and start (elo.jsonl is recomputed from the results).
+EXECUTION_KEYS = ("source", "output_dir", "executor", "split_referee", "ray_address", "concurrency", "workers",
+                  "address", "elo")
 
 
 def _differences(saved: str, config: TournamentConfig) -> list[str]:
