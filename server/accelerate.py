@@ -10,10 +10,13 @@ very source that was compiled, and records are byte-identical either way (tests/
 
 A compiled module is only right while its sources are the ones it was compiled from: an old
 extension beside edited rules would silently play the old rules. The build therefore records a
-hash of each module's sources in :data:`MANIFEST`, and the command line (never the engine: it
-does no I/O) refuses to start while :func:`stale` names a module (``standoff accelerate`` again
-rebuilds, ``--remove`` goes back to pure Python); so do the test suite (tests/conftest.py) and
-the Ray executor's start-up check on every node (``ray_executor.check_node``).
+hash of each module's sources in :data:`MANIFEST`. Importing a compiled module that no longer
+matches them fails (:mod:`standoff.server.import_guard`, installed by the package ``standoff.server``,
+outside the engine, which does no I/O), whatever imports it: the SDK, the RL bridges, a Ray task, a
+plain ``import``. The command line refuses to start while :func:`stale` names any module
+(``standoff accelerate`` again rebuilds, ``--remove`` goes back to pure Python); so do the test
+suite (tests/conftest.py) and the Ray executor's start-up check on every node
+(``ray_executor.check_node``).
 
 C files and compiler temporaries go to a temporary folder, removed afterwards: the only files the
 build adds to the package are the extension modules and the manifest (both git-ignored).
@@ -21,7 +24,6 @@ build adds to the package are the extension modules and the manifest (both git-i
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import json
 import os
@@ -32,6 +34,8 @@ import sysconfig
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from .import_guard import MANIFEST, matches, read_manifest, source_files, source_hash, stale_message
 
 #: Modules compiled by ``standoff accelerate``, relative to the ``server`` package. Only those
 #: whose compiled form measurably pays are listed (README.md has the figures).
@@ -72,9 +76,6 @@ MODULES = (
     "games.twilight_struggle.turn",
 )
 
-#: Written beside the compiled modules: ``{module: {"sources": sha256, "file": extension name}}``.
-MANIFEST = ".accelerated.json"
-
 #: Directives that keep Python's semantics: no change to division, overflow, bounds or negative
 #: indexing (``cdivision``, ``boundscheck``, ``wraparound`` keep their safe defaults).
 #: Annotations are not read as C types (``annotation_typing``): an ``int`` or ``float`` hint
@@ -104,16 +105,7 @@ def _py(root: Path, module: str) -> Path:
 
 def sources(root: Path, module: str) -> list[Path]:
     """The files a compiled module is made from: its ``.py`` and, if present, its ``.pxd``."""
-    py = _py(root, module)
-    pxd = py.with_suffix(".pxd")
-    return [py, pxd] if pxd.exists() else [py]
-
-
-def source_hash(root: Path, module: str) -> str:
-    digest = hashlib.sha256()
-    for path in sources(root, module):
-        digest.update(path.suffix.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return [Path(path) for path in source_files(root, module)]
 
 
 def _extension_files(root: Path) -> dict[str, Path]:
@@ -132,31 +124,20 @@ def _extension_files(root: Path) -> dict[str, Path]:
     return found
 
 
-def _manifest(root: Path) -> dict:
-    try:
-        return json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError):
-        return {}  # unreadable: every compiled module counts as unvouched, hence stale
-
-
 def status(root: Path | None = None) -> list[tuple[str, str]]:
     """``(module, state)`` for every compilable module and any other extension found: state is
     ``compiled`` (matches its sources), ``stale`` (its sources changed since, or nothing vouches
     for it) or ``pure``."""
     root = root or package_dir()
     built = _extension_files(root)
-    manifest = _manifest(root)
+    manifest = read_manifest(root)
     result = []
     for module in sorted(set(MODULES) | set(built)):
         path = built.get(module)
         if path is None:
             result.append((module, "pure"))
             continue
-        entry = manifest.get(module) or {}
-        ok = entry.get("file") == path.name and entry.get("sources") == source_hash(root, module)
-        result.append((module, "compiled" if ok else "stale"))
+        result.append((module, "compiled" if matches(manifest, root, module, path.name) else "stale"))
     return result
 
 
@@ -169,12 +150,7 @@ def check_fresh(root: Path | None = None) -> None:
     """Raise :class:`AccelerateError` (one line) if a compiled module is stale."""
     old = stale(root)
     if old:
-        which = (f"module {PACKAGE}.{old[0]} does not match its source" if len(old) == 1 else
-                 f"modules {PACKAGE}.{old[0]} and {len(old) - 1} more do not match their sources")
-        raise AccelerateError(
-            f"the compiled engine {which} (edited since `standoff accelerate` built it, or not built by it): "
-            "run `standoff accelerate` again, or `standoff accelerate --remove`"
-        )
+        raise AccelerateError(stale_message(old))
 
 
 def remove(root: Path | None = None) -> list[str]:
@@ -262,7 +238,7 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
             command.run()
         except Exception as exc:  # noqa: BLE001 - setuptools' CompileError, LinkError...
             raise AccelerateError(f"the C compiler failed: {str(exc).strip().splitlines()[-1]}") from None
-        manifest = _manifest(root)
+        manifest = read_manifest(root)
         present = _extension_files(root)
         for module in modules:
             built = Path(command.get_ext_fullpath(f"{PACKAGE}.{module}"))

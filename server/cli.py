@@ -14,13 +14,11 @@ from collections.abc import Sequence
 import os
 from pathlib import Path
 
+# The engine is imported by the commands that use it, after the check of the compiled engine
+# (main): `standoff accelerate`, which rebuilds or removes a stale one, must run without it.
 from .accelerate import AccelerateError, check_fresh
 from .accelerate import main as cmd_accelerate
-from .core.game import UNRATED_TERMINATIONS, RulesError
-from .core.record import ReplayError
-from .core.seeds import derive_seed
-from .local import BadChoice, bot_seed, new_seed, play_match
-from .records import RecordWriter
+from .import_guard import StaleEngineError
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 DEFAULT_DATA_DIR = "standoff-data"
@@ -85,6 +83,9 @@ def _start_position(game, args: argparse.Namespace):
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from .local import bot_seed, new_seed, play_match
+    from .records import RecordWriter
+
     registry = _registry()
     game = _game(registry, args.game)
     position = None
@@ -155,6 +156,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .core.record import ReplayError
     from .review import run_replay
 
     try:
@@ -281,6 +283,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     from standoff.v1 import referee_pb2 as pb
 
+    from .core.game import UNRATED_TERMINATIONS
     from .faults import policy_from_name
 
     try:
@@ -356,6 +359,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_bot_run(args: argparse.Namespace) -> int:
     from ..sdk.client import SessionError, run
+    from .core.seeds import derive_seed
 
     registry = _registry()
     bot = _make_bot(registry, args.name, "", derive_seed("runner", args.name))
@@ -680,14 +684,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if not structlog.is_configured():
         configure_logging(json=False, level="warning")
+    user_errors: tuple[type[Exception], ...] = (UsageError, AccelerateError, StaleEngineError)
     try:
-        if args.func is not cmd_accelerate:
-            # A compiled engine module older than its source would play the old rules: nothing
-            # runs until it is rebuilt or removed. Checked here because the engine does no I/O;
-            # with no compiled module it costs one folder walk. AccelerateError: one line, exit 2.
-            check_fresh()
+        user_errors += _engine_errors(args)
         return args.func(args)
-    except (UsageError, RulesError, ReplayError, BadChoice, AccelerateError) as exc:
+    except user_errors as exc:
         print(f"standoff: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `standoff replay x | head`
@@ -704,6 +705,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"standoff: internal error: {type(exc).__name__}: {exc} (set STANDOFF_DEBUG=1 for the "
               "traceback, and please report it)", file=sys.stderr)
         return 1
+
+
+def _engine_errors(args: argparse.Namespace) -> tuple[type[Exception], ...]:
+    """The engine's user errors, for every command but ``accelerate`` (which imports no engine),
+    once the compiled engine is checked: a module older than its source would play the old rules,
+    so nothing runs until it is rebuilt or removed. :class:`AccelerateError` (one line, exit 2)
+    names every stale module, before the import guard would refuse the first one imported; with
+    no compiled module the check costs one folder walk."""
+    if args.func is cmd_accelerate:
+        return ()
+    check_fresh()
+    from .core.game import RulesError
+    from .core.record import ReplayError
+    from .local import BadChoice
+
+    return (RulesError, ReplayError, BadChoice)
 
 
 def _os_error(exc: OSError) -> str:

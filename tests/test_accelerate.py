@@ -6,7 +6,9 @@ importable as ``standoff`` through a ``PYTHONPATH`` shim (as benchmarks/against.
 checked in subprocesses: the modules are the compiled ones, the behaviour digests equal the
 pinned ones, and seeded match records are byte-identical to the pure engine's. The command's
 mistakes (no Cython, no compiler, a folder it cannot write) and the stale-module check are
-tested too. Nothing is ever compiled inside the source tree.
+tested too, and so is the import guard that refuses a stale module wherever the engine is
+imported (the SDK, the RL bridges, a Ray node, a plain ``import``), with extension files nobody
+built (no compiler needed) and with a real build. Nothing is ever compiled inside the source tree.
 """
 
 from __future__ import annotations
@@ -317,6 +319,159 @@ def test_the_pure_tree_is_fresh():
     assert all(state == "pure" for _, state in accelerate.status())
 
 
+# -- stale modules: refused wherever the engine is imported (server/import_guard.py) --------------
+
+
+def _fake_stale(tmp_path: Path, *modules: str) -> Path:
+    """A shim over a copy of this tree with an extension module nobody built beside each of
+    ``modules``' sources (no manifest vouches for it: stale, as after an edit of the source)."""
+    server = _copy_server(tmp_path / "server")
+    for module in modules:
+        py = server.joinpath(*module.split(".")).with_suffix(".py")
+        py.with_name(py.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"\x7fELF")
+    return _shim(tmp_path / "shim", server)
+
+
+def _assert_refused(run: subprocess.CompletedProcess, module: str) -> None:
+    """The import failed with the guard's one line naming ``module`` and the fix, before the
+    code after it ran (it would print ``ran``) and before Python tried to load the extension."""
+    assert run.returncode == 1 and "ran" not in run.stdout, (run.stdout, run.stderr)
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("standoff.server.import_guard.StaleEngineError: the compiled engine module "
+                           f"standoff.server.{module} does not match its source ("), run.stderr[-2000:]
+    assert last.endswith("run `standoff accelerate` again, or `standoff accelerate --remove`")
+    assert "ELF" not in run.stderr
+
+
+def test_a_bare_import_of_a_game_refuses_a_stale_module(tmp_path):
+    shim = _fake_stale(tmp_path, "games.schotten_totten.tactics")
+    _assert_refused(_run(shim, code="import standoff.server.games.schotten_totten; print('ran')"),
+                    "games.schotten_totten.tactics")
+    # Modules that do not import the stale one still load: only stale code is refused.
+    run = _run(shim, code="import standoff.server.core.game, standoff.server.accelerate; print('ran')")
+    assert run.returncode == 0 and run.stdout == "ran\n", run.stderr
+
+
+def test_the_sdk_refuses_a_stale_engine(tmp_path):
+    shim = _fake_stale(tmp_path, "core.game", "games.schotten_totten.playout")
+    _assert_refused(_run(shim, code="import standoff.sdk; print('ran')"), "core.game")
+    shim = _fake_stale(tmp_path / "forward-model", "games.schotten_totten.playout")
+    run = _run(shim, code="import standoff.sdk; print('sdk')")  # the SDK's core does not load the playout
+    assert run.returncode == 0 and run.stdout == "sdk\n", run.stderr
+    _assert_refused(_run(shim, code="from standoff.sdk.simulate import rollout; print('ran')"),
+                    "games.schotten_totten.playout")
+
+
+_GYM = """
+from standoff.sdk.rl_envs import StandoffGymEnv
+StandoffGymEnv("schotten-totten").reset(seed=1)
+print("ran")
+"""
+_AEC = """
+from standoff.sdk.rl_envs import aec_env
+aec_env("schotten-totten").reset(seed=1)
+print("ran")
+"""
+_SPEC = """
+from standoff.sdk.rl import spec_for
+spec_for("schotten-totten")
+print("ran")
+"""
+_OPENSPIEL = """
+from standoff.sdk import rl_openspiel
+rl_openspiel.load("schotten-totten").new_initial_state()
+print("ran")
+"""
+
+
+@pytest.mark.parametrize("bridge", ["gymnasium", "pettingzoo", "spec", "openspiel"])
+def test_the_rl_bridges_refuse_a_stale_engine(bridge, tmp_path):
+    """The issue's case: ``StandoffGymEnv('schotten-totten').reset()`` with a compiled rules
+    module older than its source, and the other bridges into the engine."""
+    if bridge == "openspiel":
+        pytest.importorskip("pyspiel")
+    code = {"gymnasium": _GYM, "pettingzoo": _AEC, "spec": _SPEC, "openspiel": _OPENSPIEL}[bridge]
+    shim = _fake_stale(tmp_path, "games.schotten_totten.tactics")
+    _assert_refused(_run(shim, code=code), "games.schotten_totten.tactics")
+
+
+@needs_build
+def test_a_compiled_module_older_than_its_source_is_refused_by_the_rl_bridges_too(compiled_copy):
+    """The issue's case with a real build: the command line refused it, but a Gymnasium
+    environment ran the old compiled rules silently."""
+    shim, server = compiled_copy
+    run = _run(shim, code=_GYM)  # fresh: the compiled modules pass the guard
+    assert run.returncode == 0 and run.stdout == "ran\n", run.stderr[-2000:]
+    source = server / "games" / "schotten_totten" / "tactics.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    bridges = (_GYM, _OPENSPIEL) if importlib.util.find_spec("pyspiel") else (_GYM,)
+    for code in (*bridges, "import standoff.server.games.schotten_totten; print('ran')"):
+        _assert_refused(_run(shim, code=code), "games.schotten_totten.tactics")
+
+
+_NODE_CHECK = """
+import json
+from standoff.tournaments import ray_executor
+ray_executor._this_node = lambda: "10.0.0.1 (aaaaaaaa)"  # no Ray runtime to ask in this process
+answer = ray_executor.check_node("", [], ["random"])
+print(json.dumps([answer["stale"], ray_executor.node_faults([answer], "standoff 0.1.0")]))
+"""
+
+
+@pytest.mark.parametrize("module", ["core.game", "games.schotten_totten.tactics"])
+def test_a_ray_nodes_start_up_check_names_its_stale_modules(module, tmp_path):
+    """The node check names every stale module (the tournament stops with one line), instead of
+    failing on the first one the import guard refuses: the executor's module does not import the
+    engine, and the check looks before it loads the bots."""
+    shim = _fake_stale(tmp_path, module, "games.twilight_struggle.ops")
+    run = _run(shim, code=_NODE_CHECK)
+    assert run.returncode == 0, run.stderr[-2000:]
+    stale, faults = json.loads(run.stdout)
+    assert stale == sorted([module, "games.twilight_struggle.ops"])
+    assert faults == [f"node 10.0.0.1 (aaaaaaaa) has a stale compiled engine ({', '.join(stale)}: "
+                      "run `standoff accelerate` again there, or `standoff accelerate --remove`)"]
+
+
+def test_the_command_line_refuses_a_stale_engine_module_in_one_line_and_can_remove_it(tmp_path):
+    """``core.game`` is imported by nearly everything; the command line still says one line
+    (not the import's traceback), and ``standoff accelerate`` still runs to repair it."""
+    shim = _fake_stale(tmp_path, "core.game")
+    server = (shim / "standoff" / "server").resolve()
+    for argv in (("play", "schotten-totten", "--bot", "random", "--bot", "random"), ("bots",),
+                 ("replay", "nothing.jsonl")):
+        run = _run(shim, *argv, timeout=120)
+        assert run.returncode == 2, (argv, run.stdout, run.stderr)
+        assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, (argv, run.stderr)
+        assert run.stderr.startswith("standoff: error: the compiled engine module standoff.server.core.game "
+                                     "does not match its source (")
+    status = _run(shim, "accelerate", "--status")
+    assert status.returncode == 0 and "stale     standoff.server.core.game\n" in status.stdout, status.stderr
+    removed = _run(shim, "accelerate", "--remove")
+    assert removed.returncode == 0 and "removed 1 compiled modules" in removed.stdout, removed.stderr
+    assert not list(server.rglob("*.so"))
+    assert _play(shim).returncode == 0
+
+
+_NO_HASHING = """
+import sys
+from standoff.server import import_guard
+
+def refuse(*args):
+    raise AssertionError("hashed a source with no compiled module beside it")
+
+import_guard.source_hash = import_guard.read_manifest = refuse
+assert sys.meta_path[0] is import_guard._Guard
+import standoff.server.games, standoff.sdk.simulate, standoff.server.local
+print("ran")
+"""
+
+
+def test_a_pure_engine_is_imported_through_the_guard_without_reading_or_hashing(tmp_path):
+    shim = _shim(tmp_path / "shim", _copy_server(tmp_path / "server"))
+    run = _run(shim, code=_NO_HASHING)
+    assert run.returncode == 0 and run.stdout == "ran\n", run.stderr[-2000:]
+
+
 # -- the command's mistakes: one line each, nothing written ---------------------------------------
 
 
@@ -386,10 +541,12 @@ def test_status_and_remove_on_a_pure_tree(scratch, capsys):
 
 
 def test_the_engine_modules_exist_and_the_engine_does_no_accelerator_check():
-    """Every listed module is a real source file; the freshness check lives in the command line
-    only (the engine packages do no I/O)."""
+    """Every listed module is a real source file; the freshness checks live outside the engine
+    packages, which do no I/O: in the command line and in the import guard, which the package
+    ``standoff.server`` installs before any engine module is imported."""
     for module in accelerate.MODULES:
         assert accelerate.sources(SERVER, module)[0].is_file()
     for folder in (SERVER / "core", SERVER / "games"):
         for path in folder.rglob("*.py"):
-            assert "accelerate" not in path.read_text(encoding="utf-8"), path
+            text = path.read_text(encoding="utf-8")
+            assert "accelerate" not in text and "import_guard" not in text, path

@@ -52,7 +52,6 @@ from typing import Any
 
 import trio
 
-from ..server.plugins import PLUGINS_ENV
 from ..server.private_files import private_dir
 from .errors import MatchCrashed, RunError
 
@@ -155,8 +154,15 @@ def _this_node() -> str:
 
 def check_node(plugins: str, driver_paths: list[str], entrants: list[str]) -> dict[str, Any]:
     """The start-up check, run once on each node: which ``entrants`` this node cannot load
-    (with the plugin problems that explain it) and its standoff version."""
+    (with the plugin problems that explain it) and its standoff version; or, first, its compiled
+    engine modules older than their sources. Those are named before anything imports the engine
+    (nor does this module at its import), which the import guard would refuse with the first
+    stale module it met (server/import_guard.py)."""
     from ..server.accelerate import stale
+
+    old = stale()
+    if old:
+        return {"node": _this_node(), "missing": [], "problems": [], "version": None, "stale": old}
     from ..server.local import code_version
 
     registry = _registry(plugins, driver_paths)
@@ -172,15 +178,15 @@ def node_faults(answers: list[dict[str, Any]], version: str) -> list[str]:
     for answer in answers:
         if "error" in answer:
             faults.append(f'node {answer["node"]} cannot run standoff tasks: {answer["error"]}')
+        elif answer.get("stale"):
+            # A compiled engine module older than its source would play old rules on that node.
+            faults.append(f'node {answer["node"]} has a stale compiled engine ({", ".join(answer["stale"])}: '
+                          "run `standoff accelerate` again there, or `standoff accelerate --remove`)")
         elif answer["missing"]:
             why = "; ".join(answer["problems"]) or "no plugin there declares them (trusted)"
             faults.append(f'node {answer["node"]} cannot load {", ".join(answer["missing"])}: {why}')
         elif answer["version"] != version:
             faults.append(f'node {answer["node"]} runs {answer["version"]}, the coordinator {version}')
-        elif answer.get("stale"):
-            # A compiled engine module older than its source would play old rules on that node.
-            faults.append(f'node {answer["node"]} has a stale compiled engine ({", ".join(answer["stale"])}: '
-                          "run `standoff accelerate` again there, or `standoff accelerate --remove`)")
     return faults
 
 
@@ -463,6 +469,8 @@ class RayExecutor:
     def _check_all(self) -> list[dict[str, Any]]:
         ray = self.ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        from ..server.plugins import PLUGINS_ENV
 
         check = ray.remote(max_retries=0)(check_node)
         plugins = os.environ.get(PLUGINS_ENV, "")
