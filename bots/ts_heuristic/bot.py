@@ -295,10 +295,12 @@ class TSHeuristicBot(Choices, Bot):
     def _step_extra_action_round(self, x: Ctx, d, keys):
         """Space Station / North Sea Oil: the extra round is optional. Take it when some card
         in hand has a use worth more than passing (the action round's own yardstick: 0), pass
-        when every card left would help the opponent (a held scoring card never gets here: the
-        engine does not offer the choice while one is due)."""
+        when every card left would help the opponent. Always take it holding a scoring card:
+        it is the side's last round, and a scoring card held at the end of the turn loses."""
         if "choice:accept" not in keys or "pass" not in keys:
             return None
+        if any(c in SCORING_CARDS for c in x.hand):
+            return keys.index("choice:accept")
         best = max((val for c in x.hand if c not in SCORING_CARDS for val, _ in self.card_uses(x, c)),
                    default=-WIN)
         return keys.index("choice:accept" if best > 0.0 else "pass")

@@ -217,6 +217,18 @@ class Choices(Valuation):
                 return self._pick(scored)
         return keys.index("choice:keep") if "choice:keep" in keys else None
 
+    def _ch_missile_crisis_coup(self, x: Ctx, d, keys):
+        """A coup of ours is chosen under the Cuban Missile Crisis: ``keep`` would lose the game,
+        so cancel, removing the 2 influence where it costs least."""
+        scored = []
+        for i, k in enumerate(keys):
+            c = INDEX.get(k[7:])
+            if c is not None:
+                scored.append((x.ev.delta(x.B, x.cnt, c, x.B[0][c] - 2, x.B[1][c]), i))
+        if scored:
+            return self._pick(scored)
+        return keys.index("choice:keep") if "choice:keep" in keys else None
+
     def _ch_we_will_bury_you(self, x: Ctx, d, keys):
         if "choice:un_intervention" in keys:
             return keys.index("choice:un_intervention")

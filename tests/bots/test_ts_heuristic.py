@@ -474,6 +474,32 @@ def test_the_optional_extra_round_is_declined_when_playing_would_lose():
     assert [o.key for o in GAME.decision(state).options] == ["card:we_will_bury_you"]  # forced if taken
 
 
+def test_the_optional_extra_round_is_taken_holding_a_scoring_card():
+    """The extra round may be declined even with a scoring card in hand (the engine asks), but a
+    scoring card held at the end of the turn loses (map.md §10 F): the bot takes the round, even
+    when the scoring card is all it holds, and then plays it."""
+    for hand in (["asia_scoring"], ["asia_scoring", "we_will_bury_you"]):
+        state = _extra_round(hand)
+        bot = TSHeuristicBot(3)
+        d, key = ask(bot, state)
+        assert (d.step, key, bot.fallbacks) == ("extra_action_round", "choice:accept", 0), hand
+        GAME.apply(state, d.options[d.index_of(key)])
+        d, key = ask(bot, state)
+        assert (d.step, key) == ("action_round", "card:asia_scoring"), hand
+
+
+def test_a_coup_chosen_under_the_missile_crisis_is_cancelled_first():
+    """At ``missile_crisis_coup`` (its coup is chosen; cards.md #40: a coup under the crisis loses
+    unless cancelled first by removing 2 influence) the bot cancels, never ``keep``."""
+    state = position(hands={"ussr": ["comecon"], "us": ["truman_doctrine"]}, defcon=2, phasing="us",
+                     effects={"cuban_missile_crisis:ussr:turn"}, influence={"cuba": (0, 3), "honduras": (1, 0)})
+    state.stack.append(("coup_roll", USSR, M.INDEX["honduras"], 2, True))
+    state.stack.append(("ev_choice", USSR, "missile_crisis_coup", ("cuba", "keep"), None))
+    bot = TSHeuristicBot(0)
+    d, key = ask(bot, state)
+    assert (d.step, key, bot.fallbacks) == ("missile_crisis_coup", "choice:cuba", 0)
+
+
 def test_region_weights_count_the_scoring_cards():
     """Card counting (issue 25, seventh round), turns 1-8: a region's weight in the evaluation
     follows where its scoring card can be. Oracle from the rules: a scoring card in the discard
