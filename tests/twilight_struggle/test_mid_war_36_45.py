@@ -614,3 +614,20 @@ def test_cuban_missile_crisis_cancel_is_not_offered_without_two_influence_to_rem
     assert step(state) == "die"
     play(state, "die:6")
     assert state.outcome.winner == "us" and state.outcome.termination == B.MISSILE_CRISIS
+
+
+@proves("cuban_missile_crisis", "junta")
+def test_cuban_missile_crisis_headlined_the_other_headline_s_free_coup_may_cancel_it_first():
+    """Headlines (map.md §11): the US's Cuban Missile Crisis (3 Ops) resolves before the USSR's
+    Junta (2 Ops); the USSR, restricted at once, may still cancel "at any moment" (cards.md #40)
+    before Junta's free coup (Honduras, stability 2, no battleground: 6 + 2 - 2 x 2 = 4)."""
+    state = spare_pos(hands={"ussr": ["junta"], "us": ["cuban_missile_crisis"]}, defcon=4,
+                      influence={"cuba": (0, 2), "honduras": (1, 0)})
+    state.stack.append(("headline",))
+    play(state, "card:junta", "card:cuban_missile_crisis")
+    assert state.defcon == 2 and "cuban_missile_crisis:ussr:turn" in state.effects
+    play(state, "country:guatemala", "choice:coup", "country:honduras")
+    assert step(state) == "missile_crisis_coup" and who(state) == "ussr"
+    play(state, "choice:cuba", "die:6")
+    assert state.outcome is None and influence(state, "honduras") == (0, 3) and influence(state, "cuba") == (0, 0)
+    assert step(state) == "action_round" and who(state) == "ussr"  # nothing left to cancel
