@@ -6,14 +6,15 @@ tournament on a Ray cluster; in short:
 * the coordinator (``standoff tournament``) stays where it is: it schedules, plays the matches
   that need its referee (remote entrants, untrusted plugin bots), and is the single writer of
   ``results.jsonl``, ``elo.jsonl`` and the record files;
-* every match between trusted plugin bots becomes one Ray task, :func:`play_job` (one CPU,
-  ``max_retries=3``): it loads the bots by their plugin names (the registry of the node it runs
-  on, with the coordinator's ``$STANDOFF_PLUGINS``), plays the match with
+* every match between trusted plugin bots becomes one Ray task, :func:`play_job` (one CPU): it
+  loads the bots by their plugin names (the registry of the node it runs on, with the
+  coordinator's ``$STANDOFF_PLUGINS``), plays the match with
   :func:`standoff.tournaments.worker.run_job` (the local executor's code) into a temporary folder,
   and returns the result *and the record files' bytes*: no shared filesystem is needed;
-* a task whose worker process dies (a crash, a node lost) is retried by Ray and plays the match
-  again from its seed; results are idempotent by match id (the coordinator writes one line per
-  match id, whatever number of answers it gets), so retries and duplicates are harmless;
+* a task whose worker process dies (a crash, a node lost) is submitted again by the coordinator
+  (not by Ray: it counts the attempts) and plays the match again from its seed; results are
+  idempotent by match id (the coordinator writes one line per match id, whatever number of
+  answers it gets), so retries and duplicates are harmless;
 * at most ``concurrency`` tasks are in flight. Waiting never blocks the trio coordinator: each
   task's ``ObjectRef.future()`` wakes the waiting trio task through its trio token.
 
@@ -21,9 +22,11 @@ Failures are one line each (docs/ray.md): connecting is bounded in time (a clust
 not answer, or that wants a token, is named with the cause); every node is checked at start
 (each entrant's bot loads there, with the coordinator's ``$STANDOFF_PLUGINS``); a match that
 fails on a node is an ``error`` result naming the match and the node, and the run goes on, as
-with the local executor. A task never imports from the coordinator's working directory (Ray
-puts it on every worker's ``sys.path``, where it exists only on the coordinator's machine), so
-one machine behaves as a real cluster does.
+with the local executor. A failure of the cluster itself (the coordinator's raylet or the GCS
+lost: :func:`failure_kind`) is never a result: it stops the run (:class:`ClusterFailed`), the
+matches not played yet keep no line, and the same command resumes them. A task never imports
+from the coordinator's working directory (Ray puts it on every worker's ``sys.path``, where it
+exists only on the coordinator's machine), so one machine behaves as a real cluster does.
 
 ``ray_address``: ``"auto"`` (``$RAY_ADDRESS`` or the cluster ``ray start`` started on this
 machine), ``"ray://HOST:PORT"`` (Ray Client), ``"HOST:PORT"`` (a cluster's GCS address, from a
@@ -53,12 +56,14 @@ from typing import Any
 import trio
 
 from ..server.private_files import private_dir
-from .errors import MatchCrashed, RunError
+from .errors import ClusterFailed, MatchCrashed, RunError
 
-__all__ = ["MAX_RETRIES", "RayExecutor", "check_node", "play_job"]
+__all__ = ["ATTEMPTS", "MAX_RETRIES", "RayExecutor", "check_node", "failure_kind", "play_job"]
 
-#: Ray retries a task whose worker process died this many times (then the match is an error).
+#: A match whose worker process died is played again this many times (then it is an error).
 MAX_RETRIES = 3
+#: Attempts at a match whose worker process keeps dying before it is an ``error`` result.
+ATTEMPTS = MAX_RETRIES + 1
 #: Seconds to reach a cluster's address (TCP) before saying it does not answer.
 PROBE_TIMEOUT_S = 10.0
 #: Seconds for the whole connection to a cluster before giving up.
@@ -325,7 +330,7 @@ class RayExecutor:
             raise RunError(f'executor = "ray": {self.where} has no CPUs for tasks (`ray status`); start '
                            "nodes with --num-cpus >= 1")
         if _remote_play is None:
-            _remote_play = ray.remote(max_retries=MAX_RETRIES)(play_job)
+            _remote_play = ray.remote(max_retries=0)(play_job)  # retried by run(): it counts
         self.remote = _remote_play
         await self._check_nodes()
         self.startup_s = time.perf_counter() - started
@@ -525,25 +530,68 @@ class RayExecutor:
     # play
 
     async def run(self, job: dict[str, Any]) -> dict[str, Any]:
-        """Play ``job``; an error in the match, or a match Ray cannot play (its task's workers
-        or nodes kept dying, or the task could not start on its node), is an answer with
-        ``"error"`` and ``"node"`` or a :class:`MatchCrashed`: the match is an ``error`` result
-        and the run goes on, as with the local executor."""
+        """Play ``job``. An error in the match, or a match Ray cannot start on its node (its task
+        raised: ``RayTaskError``), is an answer with ``"error"`` and ``"node"``; a match whose
+        worker process died in :data:`ATTEMPTS` attempts is a :class:`MatchCrashed` naming the
+        attempts made: both are the match's own failures, an ``error`` result, and the run goes
+        on, as with the local executor. A node lost under the match costs an attempt too. Anything
+        else Ray raises is the cluster's failure, not the match's (the coordinator's raylet or the
+        GCS lost, the match's node lost in :data:`ATTEMPTS` attempts): a :class:`ClusterFailed`,
+        which stops the run and leaves the match unplayed."""
         assert self.slots is not None and self.remote is not None, "start() first"
+        match_id = job["spec"]["match_id"]
+        deaths = lost = 0  # attempts whose worker died / whose node was lost
         async with self.slots:  # at most `concurrency` tasks in flight
-            ref = self.remote.remote({**job, "driver_paths": self.driver_paths})
-            self.in_flight.add(ref)
-            try:
-                return await wait_future(ref.future())
-            except self.ray.exceptions.RayTaskError as exc:
-                # play_job itself could not run there (standoff missing or broken on that node)
-                return {"error": _first_line(exc), "node": _node_of(exc)}
-            except self.ray.exceptions.RayError as exc:
-                raise MatchCrashed(
-                    f"Ray could not play match {job['spec']['match_id']} ({MAX_RETRIES + 1} attempts; "
-                    f"workers or nodes died): {_first_line(exc)}") from None
-            finally:
-                self.in_flight.discard(ref)
+            while True:
+                try:
+                    return await self._attempt(job)
+                except self.ray.exceptions.RayTaskError as exc:
+                    # play_job itself could not run there (standoff missing or broken on that node)
+                    return {"error": _first_line(exc), "node": _node_of(exc)}
+                except self.ray.exceptions.RayError as exc:
+                    kind = failure_kind(exc, self.ray.exceptions)
+                    if kind == "cluster":
+                        raise ClusterFailed(f"the Ray cluster failed ({_first_line(exc)})") from None
+                    deaths, lost = deaths + (kind == "worker"), lost + (kind == "node")
+                    if deaths == ATTEMPTS:
+                        made = f"each of its {deaths}" if not lost else f"{deaths} of its {deaths + lost}"
+                        raise MatchCrashed(f"Ray could not play match {match_id}: its worker process died in "
+                                           f"{made} attempts ({_first_line(exc)})") from None
+                    if lost == ATTEMPTS:
+                        raise ClusterFailed(f"the Ray cluster failed (the node playing match {match_id} was "
+                                            f"lost in {lost} attempts: {_first_line(exc)})") from None
+
+    async def _attempt(self, job: dict[str, Any]) -> dict[str, Any]:
+        """One attempt at ``job``: one Ray task, with no retry of Ray's own (the coordinator
+        retries, so that it knows how many attempts were made and why each failed)."""
+        ref = self.remote.remote({**job, "driver_paths": self.driver_paths})
+        self.in_flight.add(ref)
+        try:
+            return await wait_future(ref.future())
+        finally:
+            self.in_flight.discard(ref)
+
+
+def failure_kind(exc: BaseException, exceptions: Any) -> str:
+    """Whose failure an exception from a match's Ray task is (``exceptions``: ``ray.exceptions``):
+
+    * ``"worker"``: the task's worker process died under it (a crash in the match, an
+      out-of-memory kill of it): the match's own, as a worker that dies with the local executor;
+    * ``"node"``: the node the task ran on was lost: the cluster's, an ordinary one (the match
+      is played again elsewhere);
+    * ``"cluster"``: anything else (the coordinator's own raylet lost, the GCS out of reach, an
+      object lost, a task Ray cannot schedule...): the cluster failed, not the match. Unknown
+      kinds land here: a failure that is not known to be the match's is never its result.
+
+    A task that raised (``RayTaskError``) is none of these: it ran, and its error is the match's."""
+    def one_of(*names: str) -> tuple[type, ...]:
+        return tuple(getattr(exceptions, name) for name in names if hasattr(exceptions, name))
+
+    if isinstance(exc, one_of("WorkerCrashedError", "OutOfMemoryError")):
+        return "worker"
+    if isinstance(exc, one_of("NodeDiedError")):
+        return "node"
+    return "cluster"
 
 
 def _not_sigterm_warning(record: logging.LogRecord) -> bool:

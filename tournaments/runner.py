@@ -49,6 +49,7 @@ from ..server.plugins import PLUGINS_ENV
 from ..server.core.seeds import derive_seed
 from .config import TournamentConfig, is_remote, remote_name
 from .executors import MatchCrashed, MatchExecutor, RunError, make_executor, store_records
+from .errors import ClusterFailed
 from .model import MatchSpec, Result
 from .ratings import elo_update
 from ..server.ledger import LedgerWriter, digests
@@ -640,6 +641,14 @@ async def run_schedule(
         complete = True
         if on_round is not None and is_ladder and writer.results:
             on_round(list(writer.results))  # the last round's summary
+    except BaseException as exc:
+        if (failed := _run_error(exc, ClusterFailed)) is None:
+            raise
+        # The matches it hit have no line (a Ray failure is not theirs): the same command plays them.
+        played = len(writer.results) - len(done)
+        left = "the matches not yet played are" if total is None else _matches(total - already - played)
+        raise RunError(f"{failed}: {left} left unplayed; run the same command again to resume, once "
+                       "the cluster is back") from None
     finally:
         bar.close()
         writer.close()
@@ -648,6 +657,10 @@ async def run_schedule(
     ratings = write_outputs(folder, writer.results, entrants=list(config.entrants), k=config.elo_k,
                             start=config.elo_start)
     return RunSummary(folder, writer.results, ratings, complete)
+
+
+def _matches(count: int) -> str:
+    return f"{count} match{'' if count == 1 else 'es'} {'is' if count == 1 else 'are'}"
 
 
 async def _send_result(executor: Executor, spec: MatchSpec, group: str | None,
@@ -746,13 +759,13 @@ def run_tournament(
         return RunSummary(folder, results, ratings, False)
 
 
-def _run_error(exc: BaseException) -> RunError | None:
-    """The :class:`RunError` that stopped the run, possibly wrapped in the exception groups of
-    trio's nurseries (None if something else did too: a bug keeps its traceback)."""
-    if isinstance(exc, RunError):
+def _run_error(exc: BaseException, kind: type[RunError] = RunError) -> RunError | None:
+    """The :class:`RunError` (of ``kind``) that stopped the run, possibly wrapped in the exception
+    groups of trio's nurseries (None if something else did too: a bug keeps its traceback)."""
+    if isinstance(exc, kind):
         return exc
     if isinstance(exc, BaseExceptionGroup):
-        matched, rest = exc.split(RunError)
+        matched, rest = exc.split(kind)
         if matched is not None and rest is None:
             while isinstance(matched, BaseExceptionGroup):
                 matched = matched.exceptions[0]

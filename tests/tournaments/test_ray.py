@@ -385,6 +385,130 @@ def test_ray_address_local_starts_and_stops_a_cluster_of_its_own(tmp_path, clust
     assert files(tmp_path / "own" / "runs" / "own") == files(reference.run_dir)
 
 
+# -- Ray's failures: the match's own, or the cluster's --------------------------------------------
+
+
+class Scripted:
+    """Stands in for the Ray task at the boundary where the executor receives Ray's answers: each
+    ``remote(job)`` is one attempt, whose future fails with the next exception of ``failures``
+    (or, once they are used up, answers). ``jobs`` counts the attempts made."""
+
+    def __init__(self, *failures: BaseException) -> None:
+        self.failures = list(failures)
+        self.jobs = 0
+
+    def remote(self, job):
+        import concurrent.futures
+
+        self.jobs += 1
+        future = concurrent.futures.Future()
+        if self.failures:
+            future.set_exception(self.failures.pop(0))
+        else:
+            future.set_result({"result": {"match_id": job["spec"]["match_id"]}, "records": {}, "node": "n"})
+        return type("Ref", (), {"future": lambda _self: future})()
+
+
+def play_scripted(*failures: BaseException):
+    """The Ray executor's answer to one job whose attempts fail with ``failures``, and the
+    attempts it made: ``(answer or the exception it raised, attempts)``."""
+    import ray
+    import trio
+
+    from standoff.tournaments.ray_executor import RayExecutor
+
+    executor = RayExecutor("auto")
+    executor.ray, executor.slots, executor.remote = ray, trio.Semaphore(1), Scripted(*failures)
+    try:
+        answer = trio.run(executor.run, {"spec": {"match_id": "m7"}})
+    except Exception as exc:  # noqa: BLE001 - what the run would see
+        answer = exc
+    return answer, executor.remote.jobs
+
+
+@needs_ray
+def test_ray_failures_are_the_matchs_own_or_the_clusters_and_attempts_are_counted():
+    """A match is an `error` only for its own failure, with the attempts really made: its worker
+    process died in each of 4 attempts (a retry that succeeds is its result). A node lost under
+    it costs an attempt. Anything else (the coordinator's raylet lost, the GCS, an object lost...)
+    is the cluster's: ClusterFailed, which stops the run with the match unplayed, at once."""
+    from ray import exceptions as rx
+
+    from standoff.tournaments import errors, ray_executor
+
+    crashed, node = rx.WorkerCrashedError(), rx.NodeDiedError("node 10.0.0.5 died")
+    answer, attempts = play_scripted(crashed, crashed)
+    assert attempts == 3 and answer["result"] == {"match_id": "m7"}
+    answer, attempts = play_scripted(*[crashed] * 4)
+    assert attempts == 4 and isinstance(answer, errors.MatchCrashed)
+    assert str(answer) == ("Ray could not play match m7: its worker process died in each of its 4 attempts "
+                           "(WorkerCrashedError: The worker died unexpectedly while executing this task. Check "
+                           "python-core-worker-*.log files for more information.)")
+    answer, attempts = play_scripted(node, crashed, node, crashed, crashed, crashed)
+    assert attempts == 6 and isinstance(answer, errors.MatchCrashed)
+    assert "its worker process died in 4 of its 6 attempts" in str(answer)
+    # The coordinator's raylet dies: the attempt under way dies with it, the next cannot start.
+    answer, attempts = play_scripted(crashed, rx.LocalRayletDiedError())
+    assert attempts == 2 and type(answer) is errors.ClusterFailed
+    assert str(answer) == ("the Ray cluster failed (LocalRayletDiedError: The task's local raylet died. "
+                           "Check raylet.out for more information.)")
+    answer, attempts = play_scripted(*[node] * 4)
+    assert attempts == 4 and type(answer) is errors.ClusterFailed
+    assert str(answer) == ("the Ray cluster failed (the node playing match m7 was lost in 4 attempts: "
+                           "NodeDiedError: node 10.0.0.5 died)")
+    cluster = [rx.LocalRayletDiedError(), rx.RaySystemError("raylet gone"), rx.RpcError("GCS unreachable"),
+               rx.ObjectLostError("ab" * 28, "owner", "call site"), rx.OwnerDiedError("ab" * 28, "owner", "site"),
+               rx.GetTimeoutError("timed out"), rx.TaskUnschedulableError("node dead"), rx.ObjectStoreFullError(),
+               rx.RuntimeEnvSetupError("x"), rx.TaskCancelledError(), rx.RayError("a kind Ray adds one day")]
+    for exc in cluster:
+        assert ray_executor.failure_kind(exc, rx) == "cluster", exc
+        answer, attempts = play_scripted(exc)
+        assert attempts == 1 and type(answer) is errors.ClusterFailed, exc
+    assert ray_executor.failure_kind(rx.OutOfMemoryError("killed: the node ran out of memory"), rx) == "worker"
+
+
+@needs_ray
+def test_a_cluster_failure_stops_the_run_unplayed_and_the_same_command_resumes(tmp_path, cluster, monkeypatch):
+    """From the sixth match on, every Ray task fails as when the coordinator's raylet is killed
+    (LocalRayletDiedError): the run stops with one line counting the matches left unplayed,
+    none of them an `error` result; run again, it plays them: the local executor's outputs."""
+    import ray
+    from ray import exceptions as rx
+
+    from standoff.tournaments import ray_executor
+    from standoff.tournaments.runner import RunError
+
+    common = dict(entrants=["greedy", "random"], games_per_pairing=20, concurrency=2)
+    reference = run(write_config(tmp_path / "local", "lost", **common))
+    path = write_config(tmp_path / "ray", "lost", executor="ray", **common)
+    real = ray.remote(max_retries=0)(ray_executor.play_job)
+
+    class RayletDies:
+        """Real tasks for the first five jobs, then only failures (what Ray raises then)."""
+
+        def __init__(self) -> None:
+            self.jobs = 0
+
+        def remote(self, job):
+            self.jobs += 1
+            return real.remote(job) if self.jobs <= 5 else Scripted(rx.LocalRayletDiedError()).remote(job)
+
+    monkeypatch.setattr(ray_executor, "_remote_play", RayletDies())
+    with pytest.raises(RunError) as info:
+        run(path)
+    results = tmp_path / "ray" / "runs" / "lost" / "results.jsonl"
+    written = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(written) <= 5 and all(r["termination"] != "error" for r in written)
+    assert str(info.value) == (
+        "the Ray cluster failed (LocalRayletDiedError: The task's local raylet died. Check raylet.out for more "
+        f"information.): {20 - len(written)} matches are left unplayed; run the same command again to resume, "
+        "once the cluster is back")
+    monkeypatch.undo()
+    summary = run(path)
+    assert summary.complete and not summary.failed
+    assert files(summary.run_dir) == files(reference.run_dir)
+
+
 # -- the start-up check's verdicts (no cluster needed) ---------------------------------------------
 
 

@@ -244,7 +244,7 @@ def test_a_match_that_fails_on_a_node_is_an_error_result_naming_the_node(tmp_pat
     assert f"standoff: error: {len(failed)} matches ended by an engine or referee error" in ray_run.stderr
     assert files(tmp_path / "ray" / "runs" / "bugs") == files(tmp_path / "local" / "runs" / "bugs")
 
-    # A worker process that dies in every attempt (4: Ray's 3 retries) at one match.
+    # A worker process that dies in every attempt (4: the coordinator's 3 retries) at one match.
     crash = write_config(tmp_path / "crash", "crash", executor="ray", entrants=["crasher", "random"], games_per_pairing=4)
     os.environ["STANDOFF_PLUGINS"] = "test_ray_cluster"
     try:
@@ -257,7 +257,8 @@ def test_a_match_that_fails_on_a_node_is_an_error_result_naming_the_node(tmp_pat
     (nodes.markers / victim).unlink()
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
-    assert f"standoff: error: Ray could not play match {victim} (4 attempts; workers or nodes died)" in done.stderr
+    assert (f"standoff: error: Ray could not play match {victim}: its worker process died in each of its 4 "
+            "attempts (WorkerCrashedError: ") in done.stderr
     assert f"standoff: error: 1 matches ended by an engine or referee error and have no result: {victim} " in done.stderr
     results = [json.loads(line) for line in (tmp_path / "crash" / "runs" / "crash" / "results.jsonl").read_text().splitlines()]
     assert [r["termination"] == "error" for r in results] == [r["match_id"] == victim for r in results]
@@ -574,6 +575,94 @@ def test_a_node_killed_mid_run_changes_nothing(tmp_path, nodes, monkeypatch):
     assert summary.complete and len(summary.results) == 30 and not summary.failed
     assert files(summary.run_dir) == files(reference.run_dir)
     nodes.workers.remove(victim)  # (the last test of the module that needs three nodes)
+
+
+# -- the coordinator's own raylet killed ---------------------------------------------------------------
+
+
+class Head:
+    """A one-node cluster as docs/ray.md starts one, `ray start --head` (daemonized, in a process
+    group of its own, its own temp folder, token authentication off), at ``port``. Its processes
+    are ended by signalling that group (never `ray stop`: it would stop every cluster here)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.temp = tempfile.mkdtemp(prefix="rayh", dir="/tmp")  # short: Ray's socket paths live there
+        self.env = {**{k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "STANDOFF_PLUGINS")},
+                    "RAY_AUTH_MODE": "disabled"}
+        ray_cli = Path(sys.executable).with_name("ray")
+        self.process = subprocess.Popen(
+            [str(ray_cli), "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+             "--disable-usage-stats", f"--temp-dir={self.temp}", "--node-ip-address=127.0.0.1"],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            assert self.process.wait(timeout=120) == 0, "ray start --head failed"
+        except BaseException:
+            self.stop()
+            raise
+
+    def pids(self, name: str) -> list[int]:
+        """The processes of this cluster whose command line holds ``name``."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and os.getpgid(int(entry.name)) == self.process.pid:
+                    if name in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                        found.append(int(entry.name))
+            except (OSError, ProcessLookupError):
+                continue  # ended meanwhile
+        return found
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        shutil.rmtree(self.temp, ignore_errors=True)
+
+
+def test_the_coordinators_raylet_killed_stops_the_run_and_the_same_command_resumes(tmp_path):
+    """`kill -9` of the raylet the coordinator is connected to (its node's), mid-run: an
+    infrastructure failure, not the matches' own. The run stops with one line counting the
+    matches left unplayed, exit 2, and no `error` result; with the cluster back (started again
+    at the same address), the same command plays them: the local executor's outputs. (Before:
+    each match in flight or still to come became an `error` result "after 4 attempts", within
+    seconds, and a rerun played nothing.)"""
+    common = dict(entrants=["greedy", "random"], games_per_pairing=40, concurrency=2)
+    reference = run(write_config(tmp_path / "local", "dead", **common))
+    path = write_config(tmp_path / "ray", "dead", executor="ray", ray_address="auto", **common)
+    results = tmp_path / "ray" / "runs" / "dead" / "results.jsonl"
+    port = free_port()
+    head = Head(port)
+    env = {**head.env, "RAY_ADDRESS": f"127.0.0.1:{port}"}
+    try:
+        process = subprocess.Popen(CLI + [str(path)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while process.poll() is None and lines(results) < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert process.poll() is None, "the run ended before its raylet was killed"
+        (raylet,) = head.pids("raylet/raylet")
+        os.kill(raylet, signal.SIGKILL)
+        out, err = process.communicate(timeout=180)
+    finally:
+        head.stop()
+    assert process.returncode == 2, err
+    line = one_line_error(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+    found = re.fullmatch(r"standoff: error: the Ray cluster failed \(LocalRayletDiedError: The task's local raylet "
+                         r"died\. Check raylet\.out for more information\.\): (\d+) matches are left unplayed; run "
+                         r"the same command again to resume, once the cluster is back", line)
+    assert found, line
+    written = [json.loads(text) for text in results.read_text().splitlines()]
+    assert all(result["termination"] != "error" for result in written)
+    assert 3 <= len(written) < 40 and int(found.group(1)) == 40 - len(written)
+    head = Head(port)  # the cluster is back, at the same address
+    try:
+        done = subprocess.run(CLI + [str(path)], env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        head.stop()
+    assert done.returncode == 0, done.stderr
+    assert files(results.parent) == files(reference.run_dir)
 
 
 # -- longer --------------------------------------------------------------------------------------------
