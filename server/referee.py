@@ -403,6 +403,14 @@ class Referee:
         else:  # Self-play: both seats may belong to one session; the decision id tells which.
             seat = next((s for s in seats if s.pending_id == decision_id), None)
             seat = seat or next((s for s in seats if s.pending_id), seats[0])
+        if decision_id > seat.last_sent:
+            # An answer to a question not yet asked (a bot guessing the next decision id): refused
+            # at once, never queued as that decision's answer, which would run on no clock
+            # (docs/protocol.md, "Decision ids"). The match loop counts it as a stale answer.
+            detail = f"decision id {decision_id} was not sent yet"
+            session.error(pb.ERROR_CODE_STALE_DECISION, detail, match_id, decision_id)
+            self._notify(session, seat, ("stale", detail))
+            return
         # With when the answer reached the referee (its session's inbox took it): the bot's clock
         # stops there (docs/protocol.md, "Clocks"), not when the match loop runs again.
         event = ("choice", decision_id, choice.option_index, choice.think_us, session.inbox.arrived)

@@ -317,6 +317,7 @@ class RemoteSeat(Seat):
         self.identity = identity
         self.session: Any = None
         self.history_sent = 0  # history entries this seat's session already has
+        self.last_sent = 0  # the highest decision id sent to this seat: a later one is not asked yet
         self.pending = _Waiting()
         self.connected = trio.Event()
         # Unbounded so that control events (disconnect, reconnect) are never lost; answers and
@@ -367,6 +368,7 @@ class RemoteSeat(Seat):
         events = self.events
         self.asked_at = trio.current_time()  # disconnected or not: the clock runs from now
         if self.session is not None:
+            self.last_sent = number
             self.session.send(pending.message)
             pending.sent_to = self.session
         deadline = self.asked_at + allowance_ms / 1000.0
@@ -388,12 +390,17 @@ class RemoteSeat(Seat):
             if scope.cancelled_caught:
                 return ("fault", TIMEOUT, f"no answer within {allowance_ms} ms")
             kind = event[0]
+            if kind == "stale":  # an answer ahead of its question, refused by the referee on arrival
+                if match.policy == FORFEIT:
+                    return ("fault", STALE, event[1])
+                match.driver.count(self.role, STALE)
+                continue
             if kind == "choice":
                 _, decision_id, index, think_us, arrived = event
                 if decision_id != number:
-                    # A late or early answer. Under `forfeit` it ends the match; otherwise it is
-                    # counted and refused, and the pending decision may still be answered
-                    # (substituting here would make every later answer stale in turn).
+                    # A late answer. Under `forfeit` it ends the match; otherwise it is counted and
+                    # refused, and the pending decision may still be answered (substituting here
+                    # would make every later answer stale in turn).
                     detail = f"decision id {decision_id} is not the pending one ({number})"
                     if match.policy == FORFEIT:
                         return ("fault", STALE, detail)
@@ -410,6 +417,7 @@ class RemoteSeat(Seat):
             if kind == "reconnect" and self.session is not None and pending.sent_to is not self.session:
                 self.disconnected_for_good = False
                 pending.message = await pending.rebuild(0)  # a new session has no history yet
+                self.last_sent = number
                 self.session.send(pending.message)
                 pending.sent_to = self.session
             # "disconnect": loop round to the grace window

@@ -79,9 +79,10 @@ def test_a_remote_seat_is_charged_until_its_answer_arrived_not_until_the_match_r
 
 
 def test_an_answer_queued_before_its_decision_was_sent_is_charged_nothing_not_less(monkeypatch):
-    """A bot that guesses the next decision id and answers early: its answer waits in the seat's
-    queue and is taken when the decision is sent; the charge is 0, never a negative one that
-    would add to its bank."""
+    """An answer already in the seat's queue when its decision is sent is charged 0, never a
+    negative time that would add to its bank. (The referee refuses an answer to a decision not
+    sent yet on arrival, so none reaches the queue that way: tests/server/test_answer_ahead.py;
+    the clamp stays as the clock's own guard.)"""
     clock = trio.testing.MockClock()
     monkeypatch.setattr(seats_module, "decision_bytes", lambda *args: (b"decision", None))
 

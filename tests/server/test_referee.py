@@ -189,6 +189,37 @@ def _solo(server, policy, retries=0, max_ms=0, seed=5):
     return client, match_id
 
 
+def test_a_bot_answering_ahead_is_refused_on_a_server(server):
+    """A bot that answers each decision and then guesses the next ids (to be charged nothing when
+    the decision comes) is refused as stale; the match plays on under the random policy. (That the
+    decision then waits for a real answer: tests/server/test_answer_ahead.py, deterministically.
+    Here a guess may also reach the referee after its decision was sent: then it is an answer.)"""
+    client, match_id = _solo(server, pb.FAULT_POLICY_RANDOM)
+    refusals = []
+    while True:
+        msg = client.next()
+        assert msg is not None, f"stream ended: {client.status}"
+        kind = msg.WhichOneof("body")
+        if kind == "error":
+            refusals.append(msg.error)
+        elif kind == "decision":
+            decision = msg.decision
+            client.choose(decision, len(decision.options) - 1)
+            for guess in range(decision.decision_id + 1, decision.decision_id + 4):
+                client.choose(decision, 0, decision_id=guess)
+        elif kind == "match_ended":
+            ended = msg.match_ended
+            break
+    # the guesses after its last decision find the match over: refused, not counted
+    stale = [e for e in refusals if e.code == pb.ERROR_CODE_STALE_DECISION and e.message != "the match is over"]
+    # each is counted when the match next asks the seat: those of its last two decisions (3
+    # guesses each, and the real answer to a decision a guess took) may come after that
+    assert len(stale) - 7 <= faults(ended)[("p1", "stale_decision")] <= len(stale) and len(stale) > 20
+    assert any(e.message.endswith("was not sent yet") for e in stale)
+    assert ended.termination != "forfeit"
+    client.close()
+
+
 def test_stale_decision_id_forfeits_under_forfeit(server):
     client, match_id = _solo(server, pb.FAULT_POLICY_FORFEIT)
     decision = client.next("decision").decision
