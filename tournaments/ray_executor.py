@@ -22,11 +22,12 @@ Failures are one line each (docs/ray.md): connecting is bounded in time (a clust
 not answer, or that wants a token, is named with the cause); every node is checked at start
 (each entrant's bot loads there, with the coordinator's ``$STANDOFF_PLUGINS``); a match that
 fails on a node is an ``error`` result naming the match and the node, and the run goes on, as
-with the local executor. A failure of the cluster itself (the coordinator's raylet or the GCS
-lost: :func:`failure_kind`) is never a result: it stops the run (:class:`ClusterFailed`), the
-matches not played yet keep no line, and the same command resumes them. A task never imports
-from the coordinator's working directory (Ray puts it on every worker's ``sys.path``, where it
-exists only on the coordinator's machine), so one machine behaves as a real cluster does.
+with the local executor. A failure of the cluster itself (the coordinator's raylet lost:
+:func:`failure_kind`; a GCS that does not answer while a match waits) is never a result: it
+stops the run (:class:`ClusterFailed`), the matches not played yet keep no line, and the same
+command resumes them. A task never imports from the coordinator's working directory (Ray puts
+it on every worker's ``sys.path``, where it exists only on the coordinator's machine), so one
+machine behaves as a real cluster does.
 
 ``ray_address``: ``"auto"`` (``$RAY_ADDRESS`` or the cluster ``ray start`` started on this
 machine), ``"ray://HOST:PORT"`` (Ray Client), ``"HOST:PORT"`` (a cluster's GCS address, from a
@@ -72,6 +73,13 @@ CONNECT_TIMEOUT_S = 60.0
 LOCAL_START_TIMEOUT_S = 180.0
 #: Seconds for every node to answer the start-up check (a node starts a worker process for it).
 CHECK_TIMEOUT_S = 120.0
+#: Seconds a match's task may run without news before the coordinator asks the cluster's GCS
+#: whether it is there (one question at a time, for all the tasks in flight).
+HEALTH_EVERY_S = 10.0
+#: Seconds the GCS has to answer. A GCS lost with the coordinator's node is never reported as a
+#: task's failure (Ray learns of a dead raylet from the GCS): without this question the tasks
+#: would wait until Ray ends the coordinator itself, after 60 s without its GCS.
+GCS_TIMEOUT_S = 20.0
 
 
 # -- the task (runs in a Ray worker process, on any node) -----------------------------------------
@@ -288,6 +296,8 @@ class RayExecutor:
         self.found = ""  # how "auto" found its cluster, for the error lines
         self.nodes = 0
         self.connecting = False  # ray.init running in the driver thread
+        self.health: concurrent.futures.Future[Any] | None = None  # the last question to the GCS
+        self.health_at = 0.0  # when it was asked (time.monotonic)
         # Folders Ray puts on every worker's sys.path from this process (see _registry).
         self.driver_paths = [os.path.abspath(os.curdir), os.path.dirname(os.path.realpath(sys.argv[0]))]
 
@@ -567,9 +577,30 @@ class RayExecutor:
         ref = self.remote.remote({**job, "driver_paths": self.driver_paths})
         self.in_flight.add(ref)
         try:
-            return await wait_future(ref.future())
+            answer = ref.future()
+            while True:
+                with trio.move_on_after(HEALTH_EVERY_S):
+                    return await wait_future(answer)
+                await self._check_gcs()  # a long match, or a cluster that is gone?
         finally:
             self.in_flight.discard(ref)
+
+    async def _check_gcs(self) -> None:
+        """Raise :class:`ClusterFailed` unless the cluster's GCS answers (``ray.nodes()``) within
+        :data:`GCS_TIMEOUT_S`. One question at a time, in a daemon thread (a GCS that is gone
+        leaves it hanging); an answer serves every task for :data:`HEALTH_EVERY_S`."""
+        now = time.monotonic()
+        if self.health is None or (self.health.done() and now - self.health_at >= HEALTH_EVERY_S):
+            self.health, self.health_at = concurrent.futures.Future(), now
+            threading.Thread(target=_ask_gcs, args=(self.ray, self.health), name="standoff-ray-gcs",
+                             daemon=True).start()
+        with trio.move_on_after(max(0.0, self.health_at + GCS_TIMEOUT_S - now)):
+            try:
+                await wait_future(self.health)
+            except Exception as exc:  # noqa: BLE001 - whatever Ray says: the cluster's failure
+                raise ClusterFailed(f"the Ray cluster failed (its GCS: {_first_line(exc)})") from None
+            return
+        raise ClusterFailed(f"the Ray cluster failed (its GCS did not answer within {GCS_TIMEOUT_S:g} s)")
 
 
 def failure_kind(exc: BaseException, exceptions: Any) -> str:
@@ -592,6 +623,14 @@ def failure_kind(exc: BaseException, exceptions: Any) -> str:
     if isinstance(exc, one_of("NodeDiedError")):
         return "node"
     return "cluster"
+
+
+def _ask_gcs(ray: Any, answer: concurrent.futures.Future[Any]) -> None:
+    """Ask the cluster's GCS for its nodes (a cheap question it answers if it is there)."""
+    try:
+        answer.set_result(len(ray.nodes()))
+    except BaseException as exc:  # noqa: BLE001 - handed to the waiting trio task
+        answer.set_exception(exc)
 
 
 def _not_sigterm_warning(record: logging.LogRecord) -> bool:

@@ -468,6 +468,67 @@ def test_ray_failures_are_the_matchs_own_or_the_clusters_and_attempts_are_counte
 
 
 @needs_ray
+def test_a_gcs_that_does_not_answer_stops_a_match_that_waits(monkeypatch):
+    """A head lost whole (raylet and GCS) is never reported as a task's failure: Ray learns of a
+    dead raylet from the GCS. A task with no news for HEALTH_EVERY_S has the coordinator ask the
+    GCS (ray.nodes()); no answer within GCS_TIMEOUT_S, or an error, is the cluster's failure. A
+    GCS that answers lets a long match go on."""
+    import concurrent.futures
+    import threading
+
+    import ray
+    import trio
+
+    from standoff.tournaments import errors, ray_executor
+
+    monkeypatch.setattr(ray_executor, "HEALTH_EVERY_S", 0.01)
+    done = concurrent.futures.Future()
+    asked = []
+
+    def nodes():  # a healthy GCS; the match ends once it has been asked three times
+        asked.append(1)
+        if len(asked) == 3:
+            done.set_result({"result": {"match_id": "m7"}, "records": {}, "node": "n"})
+        return [{}]
+
+    class Pending:
+        def remote(self, job):
+            return type("Ref", (), {"future": lambda _self: done})()
+
+    def play():
+        executor = ray_executor.RayExecutor("auto")
+        executor.ray, executor.slots, executor.remote = ray, trio.Semaphore(1), Pending()
+
+        async def run():
+            with trio.fail_after(60):  # a guard: without the question to the GCS, it would wait for ever
+                return await executor.run({"spec": {"match_id": "m7"}})
+
+        try:
+            return trio.run(run)
+        except Exception as exc:  # noqa: BLE001 - what the run would see
+            return exc
+
+    monkeypatch.setattr(ray, "nodes", nodes)
+    assert play()["result"] == {"match_id": "m7"} and len(asked) == 3
+    done = concurrent.futures.Future()  # never answered from now on
+    gone = threading.Event()
+    monkeypatch.setattr(ray, "nodes", lambda: gone.wait(60))  # a GCS that is gone: no answer
+    monkeypatch.setattr(ray_executor, "GCS_TIMEOUT_S", 0.2)
+    answer = play()
+    gone.set()
+    assert type(answer) is errors.ClusterFailed
+    assert str(answer) == "the Ray cluster failed (its GCS did not answer within 0.2 s)"
+
+    def refused():
+        raise ray.exceptions.RpcError("GCS unreachable")
+
+    monkeypatch.setattr(ray, "nodes", refused)
+    answer = play()
+    assert type(answer) is errors.ClusterFailed
+    assert str(answer) == "the Ray cluster failed (its GCS: RpcError: GCS unreachable)"
+
+
+@needs_ray
 def test_a_cluster_failure_stops_the_run_unplayed_and_the_same_command_resumes(tmp_path, cluster, monkeypatch):
     """From the sixth match on, every Ray task fails as when the coordinator's raylet is killed
     (LocalRayletDiedError): the run stops with one line counting the matches left unplayed,
