@@ -45,11 +45,12 @@ class HostError(RuntimeError):
 
 def host_job(match_id: str, game: str, ruleset: str, options: dict[str, str], seed: int, names: dict[str, str],
              remote: list[str], time_control: TimeControl, policy: int | None, retries: int,
-             position: dict[str, Any] | None, plugins: str = "") -> dict[str, Any]:
+             position: dict[str, Any] | None, plugins: str = "", leg: int = 0) -> dict[str, Any]:
     """What a host needs to play a match (JSON-ready): ``names`` is every role's bot as
-    written (``remote:NAME`` included), ``remote`` the roles the front answers for."""
+    written (``remote:NAME`` included), ``remote`` the roles the front answers for, ``leg`` the
+    leg of a paired seed (for the bot seeds)."""
     return {
-        "match_id": match_id, "game": game, "ruleset": ruleset, "options": dict(options), "seed": seed,
+        "match_id": match_id, "game": game, "ruleset": ruleset, "options": dict(options), "seed": seed, "leg": leg,
         "names": dict(names), "remote": list(remote), "position": position, "policy": policy,
         "retries": retries, "plugins": plugins, "code_version": code_version(),
         "time_control": [time_control.bank_ms, time_control.increment_ms, time_control.max_per_decision_ms],
@@ -77,6 +78,7 @@ class MatchHost:
             game, rules, job["seed"], job["names"], match_id=self.match_id,
             time_control=TimeControl(*job["time_control"]), policy=job["policy"], retries=job["retries"],
             on_line=self.lines.append, code_version=job["code_version"], position=job["position"],
+            leg=job.get("leg", 0),
         )
         self.seats: dict[str, InProcessSeat] = {}
         for role, bot in job["names"].items():
@@ -86,7 +88,8 @@ class MatchHost:
                 spec = registry.bot(bot)
             except LookupError as exc:
                 raise HostError(str(exc.args[0] if exc.args else exc)) from None
-            self.seats[role] = InProcessSeat(spec.factory(bot_seed(job["seed"], role)), game, self.match_id)
+            bot_object = spec.factory(bot_seed(job["seed"], role, self.driver.leg))
+            self.seats[role] = InProcessSeat(bot_object, game, self.match_id)
         # One thread per built-in seat, so that a bot overrunning its time can be left behind
         # (as the referee's own LocalSeat does) while the match goes on.
         self.pools: dict[str, concurrent.futures.ThreadPoolExecutor] = {}

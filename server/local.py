@@ -67,6 +67,7 @@ def play_match(
     retries: int = 0,
     position: dict[str, Any] | None = None,
     until: Callable[[Any], bool] | None = None,
+    leg: int = 0,
 ) -> MatchResult:
     """Play a match between ``bots`` (role → bot) and return its outcome and record.
 
@@ -74,6 +75,8 @@ def play_match(
     one is always the outcome line. ``position``: start from this position dict (of ``rules``)
     instead of the deal (docs/positions.md). ``until(state)``: checked before every seat's
     decision; once true the match stops there without result (termination ``stopped``).
+    ``leg``: the leg of a paired seed, for the bot seeds ``MatchStarted`` announces
+    (:func:`bot_seed`: make ``bots`` with the same).
 
     Without a ``policy`` the bots are trusted code: one that raises or returns anything but a
     valid index is a bug (:class:`BadChoice`) and nothing is timed out. With a policy
@@ -90,7 +93,8 @@ def play_match(
     roles = rules.roles
     names = dict(bot_names or {role: getattr(bots[role], "name", "bot") for role in roles})
     driver = MatchDriver(game, rules, seed, names, match_id=match_id, time_control=time_control, policy=policy,
-                         retries=retries, on_line=on_line, code_version=code_version(), position=position)
+                         retries=retries, on_line=on_line, code_version=code_version(), position=position,
+                         leg=leg)
     seats = {role: InProcessSeat(bots[role], game, match_id) for role in roles}
     alarm = policy is not None and _alarms_possible()
     previous_handler = signal.signal(signal.SIGALRM, _alarm_handler) if alarm else None

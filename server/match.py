@@ -66,9 +66,14 @@ def fault_rng(seed: int) -> ChanceStream:
     return ChanceStream(seed, "faults")
 
 
-def bot_seed(seed: int, role: str) -> int:
+def bot_seed(seed: int, role: str, leg: int = 0) -> int:
     """The seed handed to the bot in ``role`` of match ``seed`` (one-way: it tells nothing
-    about the match seed)."""
+    about the match seed). ``leg``: the leg of a paired seed (tournaments); the legs of a seed
+    share the match seed with the seats rotated, so the leg is in the derivation and no seat's
+    bot seed equals another seat's in another leg (an entrant seated in both could otherwise
+    replay its opponent's bot). Leg 0 is the derivation without a leg (every unpaired match)."""
+    if leg:
+        return derive_seed(seed, "bot", role, leg)
     return derive_seed(seed, "bot", role)
 
 
@@ -100,6 +105,7 @@ class MatchDriver:
     without clocks (``standoff play``): the shell then treats any bad answer as a bug.
     ``position`` (a position dict, docs/positions.md, of these ``rules``): the match starts there
     instead of the deal, and the record's header carries it (so the record replays from it).
+    ``leg``: the leg of a paired seed, for the bot seeds (:func:`bot_seed`).
     """
 
     def __init__(
@@ -116,8 +122,9 @@ class MatchDriver:
         on_line: Callable[[dict[str, Any]], None] | None = None,
         code_version: str = "",
         position: dict[str, Any] | None = None,
+        leg: int = 0,
     ) -> None:
-        self.game, self.rules, self.seed = game, rules, seed
+        self.game, self.rules, self.seed, self.leg = game, rules, seed, leg
         self.roles: tuple[str, ...] = rules.roles
         self.names = dict(names)
         self.match_id = match_id
@@ -147,7 +154,7 @@ class MatchDriver:
         if self.policy is None:
             cap = 0  # trusted bots without a policy are not timed
         return match_started_message(
-            self.match_id, self.game, self.rules, role, self.names, bot_seed(self.seed, role),
+            self.match_id, self.game, self.rules, role, self.names, bot_seed(self.seed, role, self.leg),
             bank_ms=tc.bank_ms, increment_ms=tc.increment_ms, max_per_decision_ms=cap,
             fault_policy=self.policy or 0,
         )

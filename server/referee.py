@@ -443,6 +443,7 @@ class Referee:
         match_id: str | None = None,
         embargo: str | None = None,
         position: Any = None,
+        leg: int = 0,
     ) -> Match:
         """Validate and register a match (not started yet). Raises :class:`MatchError`.
 
@@ -452,7 +453,8 @@ class Referee:
 
         Without a ``seed`` the referee draws a secret one (:func:`new_seed`): it is served
         (``ListMatches``, the record) only once the match is over, and, with ``embargo``, once
-        every match of that :meth:`withhold` group is released."""
+        every match of that :meth:`withhold` group is released. ``leg``: the leg of a paired
+        seed (a tournament's), for the seats' bot seeds (:func:`~.match.bot_seed`)."""
         game = self.registry.games.get(game_name)
         if game is None:
             raise MatchError(f"unknown game {game_name!r} (known: {', '.join(sorted(self.registry.games))})")
@@ -470,13 +472,14 @@ class Referee:
             raise ShuttingDown("the server is shutting down: no new matches")
         match_id = match_id or secrets.token_hex(6)
         seed = seed or new_seed()
-        seats = {role: self._seat(role, bot, game, seed, match_id) for role, bot in zip(rules.roles, bots, strict=True)}
+        seats = {role: self._seat(role, bot, game, seed, match_id, leg)
+                 for role, bot in zip(rules.roles, bots, strict=True)}
         time_control = time_control or TimeControl()
         record = RecordFile(self.data_dir / "records" / f"{match_id}.jsonl")
         driver = (_FrontDriver if self.hosts is not None else MatchDriver)(
             game, rules, seed, {role: seat.bot for role, seat in seats.items()}, match_id=match_id,
             time_control=time_control, policy=policy, retries=retries, on_line=record, code_version=code_version(),
-            position=position,
+            position=position, leg=leg,
         )
         match = Match(match_id, game, rules, seed, seats, driver, time_control, policy, retries, connect_timeout_s,
                       self.grace_s, record, position=position)
@@ -490,7 +493,7 @@ class Referee:
             self.withhold(embargo, (match_id,))
         return match
 
-    def _seat(self, role: str, bot: str, game: Game, seed: int, match_id: str) -> Seat:
+    def _seat(self, role: str, bot: str, game: Game, seed: int, match_id: str, leg: int = 0) -> Seat:
         if bot.startswith("remote:"):
             name = bot.split(":", 1)[1]
             if not name:
@@ -505,7 +508,7 @@ class Referee:
         if spec.trusted and self.hosts is not None:
             return HostedSeat(role, bot)
         if spec.trusted:
-            return LocalSeat(role, bot, InProcessSeat(spec.factory(bot_seed(seed, role)), game, match_id))
+            return LocalSeat(role, bot, InProcessSeat(spec.factory(bot_seed(seed, role, leg)), game, match_id))
         return RunnerSeat(role, bot, f"plugin:{bot}:{match_id}:{role}")
 
     def start_match(self, match: Match) -> None:
@@ -608,7 +611,7 @@ class Referee:
             await seat.start(match, driver.started_message(role))
         job = host_job(match.id, match.game.name, match.rules.ruleset, dict(match.rules.options), match.seed,
                        driver.names, list(remote), match.time_control, match.policy, match.retries, match.position,
-                       os.environ.get(PLUGINS_ENV, ""))
+                       os.environ.get(PLUGINS_ENV, ""), driver.leg)
         host = match.host = await self.hosts.open(job)
         step = None
         try:

@@ -44,14 +44,14 @@ def run_job(job: dict[str, Any], registry: Any) -> Result:
         seed = derive_seed(spec.seed, "game", number) if series else spec.seed
         name = f"{spec.match_id}-g{number}" if series else spec.match_id
         bots = {
-            role: registry.make_bot(entrant, bot_seed(seed, role), game.name)
+            role: registry.make_bot(entrant, bot_seed(seed, role, spec.leg), game.name)
             for role, entrant in zip(roles, spec.seats, strict=True)
         }
         with RecordWriter(records / f"{name}.jsonl") as writer:
             played = play_match(
                 game, rules, bots, seed, bot_names=dict(zip(roles, spec.seats, strict=True)), match_id=name,
                 on_line=writer.write, time_control=tc, policy=policy, retries=job.get("retries", 0),
-                position=job.get("position"),
+                position=job.get("position"), leg=spec.leg,
             )
         add_fallbacks(fallbacks, bots)
         claimed = capability(game, "flags_claimed")
