@@ -54,7 +54,7 @@ from .model import MatchSpec, Result
 from .ratings import elo_update
 from ..server.ledger import LedgerWriter, digests
 from .report import elo_text, read_results, write_outputs
-from .schedule import ladder_round, schedule
+from .schedule import ladder_round, schedule, untrusted_entrants
 from .series import Series, result_of_game
 from .worker import add_fallbacks
 
@@ -445,7 +445,7 @@ class Executor:
                 policy=policy_from_name(c.fault_policy), retries=c.retries,
                 connect_timeout_s=self.connect_timeout_s,
                 match_id=f"{spec.match_id}-g{number}" if series else spec.match_id, embargo=embargo,
-                position=c.positions[spec.position] if spec.position is not None else None,
+                position=c.positions[spec.position] if spec.position is not None else None, leg=spec.leg,
             )
             self.referee.start_match(match)
             await match.done.wait()
@@ -475,16 +475,46 @@ class Executor:
 # -- the run -------------------------------------------------------------------------------------
 
 
-def _specs(config: TournamentConfig, ladder: bool, first: int, rounds: int | None) -> Iterator[MatchSpec]:
+def _specs(config: TournamentConfig, ladder: bool, first: int, rounds: int | None,
+           untrusted: frozenset[str] = frozenset()) -> Iterator[MatchSpec]:
     """The matches to play: the schedule, or ladder rounds ``first``, ``first + 1``... (``rounds``
-    of them, or without end)."""
+    of them, or without end). ``untrusted``: the entrants whose pairings are played unpaired."""
     if not ladder:
-        yield from schedule(config)
+        yield from schedule(config, untrusted=untrusted)
         return
     number = first
     while rounds is None or number < first + rounds:
-        yield from ladder_round(config, number)
+        yield from ladder_round(config, number, untrusted=untrusted)
         number += 1
+
+
+def _unpaired_notice(config: TournamentConfig, untrusted: frozenset[str]) -> str | None:
+    """The line saying which pairings ``paired_seeds`` does not pair, or None."""
+    names = [e for e in config.entrants if e in untrusted]
+    if not config.paired_seeds or not names:
+        return None
+    return (f"paired seeds: pairings with {', '.join(names)} are played unpaired (their legs would show "
+            "each leg's deal to an entrant seated in both)")
+
+
+def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: frozenset[str], folder: Path) -> None:
+    """Refuse to resume results that the schedule no longer gives (seed, seats, pair, leg): a
+    run begun by a version that paired the legs of untrusted entrants would mix the two."""
+    if not done:
+        return
+    # A finite format may be run as a ladder too (`standoff ladder`): its rounds' ids are apart.
+    specs = [m for r in sorted({res.round for res in done}) for m in ladder_round(config, r, untrusted=untrusted)]
+    if config.format != "ladder":
+        specs += schedule(config, untrusted=untrusted)
+    by_id = {spec.match_id: spec for spec in specs}
+    for result in done:
+        spec = by_id.get(result.match_id)
+        if spec is not None and (spec.seed, spec.seats, spec.pair, spec.leg) != (
+                result.seed, tuple(result.seats.values()), result.pair, result.leg):
+            raise RunError(
+                f"{folder}: results.jsonl: match {result.match_id} is not the one this version schedules "
+                "(pairings with remote or untrusted entrants are now played unpaired); use --fresh to start "
+                "the run again")
 
 
 def _first_round(config: TournamentConfig, done: list[Result]) -> int:
@@ -515,6 +545,7 @@ def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, ver
     whose results or records were changed."""
     folder, done = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
     resolved = resolve_master_seed(config, folder)
+    _check_schedule(resolved, done, untrusted_entrants(resolved, registry), folder)
     executor = Executor(resolved, folder, registry, None, None)
     legs: dict[int, list[Result]] = {}
     for result in done:
@@ -562,7 +593,8 @@ async def run_schedule(
     is_ladder = ladder or config.format == "ladder"
     endless = is_ladder and rounds is None
     # `--rounds N` plays N rounds from where the run stands (a round begun counts as the first).
-    specs = _specs(config, is_ladder, _first_round(config, done) if is_ladder else 1, rounds)
+    untrusted = untrusted_entrants(config, registry)
+    specs = _specs(config, is_ladder, _first_round(config, done) if is_ladder else 1, rounds, untrusted)
     total, already = None, 0
     if not endless:
         finite = list(specs)
@@ -574,6 +606,9 @@ async def run_schedule(
     executor = Executor(config, folder, registry, pool, referee)
     executor.ladder = is_ladder
     executor.stream = progress
+    if progress is not None and (notice := _unpaired_notice(config, untrusted)):
+        progress.write(notice + "\n")
+        progress.flush()
     complete = False
     try:
         if _plays_locally(config, registry):

@@ -27,6 +27,16 @@ the seats swapped; without them ``position`` is ``None`` (the deal).
 **Pair.** ``pair`` is ``index // len(roles)`` for paired-seed matches (so every leg of a seed has
 the same value and the values are unique across the tournament), ``None`` otherwise.
 
+**Untrusted pairings.** A pairing with an entrant the tournament plays on its referee (a
+``remote:NAME`` entrant, always; a plugin bot that is not ``trusted``, given as ``untrusted``
+by the runner: :func:`untrusted_entrants`) is played *unpaired* even with ``paired_seeds``:
+each of its games has its own seed (``n`` the game number, ``pair`` ``None``, ``leg`` 0), as
+without paired seeds. The legs of a seed deal the same cards with the seats rotated, so an
+entrant seated in both could play one leg ahead of the other and read its opponent's hand and
+every future draw off its own cards. Seats, indices, ids and positions are those the pairing
+has paired (seats still rotate: every entrant holds every seat equally often), and pairings
+among trusted entrants keep their pairs.
+
 **Match id.** ``c<cycle>-<a>-vs-<b>-g<NN>`` (ladders: ``r<round, 3 digits>-<a>-vs-<b>-g<NN>``),
 e.g. ``c1-greedy-vs-random-g03``: ``a``, ``b`` are the pairing's entrants in pairing order (not
 the seats: both legs of a pair share the pairing), ``NN`` the game number within the pairing
@@ -40,7 +50,7 @@ this), each of them gets ``-i<index>`` appended.
 :func:`standoff.tournaments.runner.resolve_master_seed`), with ``a``, ``b`` the
 pairing's entrant names *sorted* (so a seed does not depend on where the entrants are in the
 list) and ``n`` the pair number within the pairing (paired seeds, from 1) or the game number
-(from 1). For more roles, every name of the pairing, sorted.
+(from 1; an unpaired pairing, see above). For more roles, every name of the pairing, sorted.
 
 **Seats.** Game ``t`` of a pairing seats the pairing's entrants rotated by
 ``(sum of their positions in entrants + 1 + cycle - 1 + t) mod k`` for ``k`` roles. With two roles:
@@ -64,13 +74,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
+from collections.abc import Iterable
 from itertools import combinations
+from typing import Any
 
 from ..server.core.seeds import derive_seed
-from .config import TournamentConfig
+from .config import TournamentConfig, is_remote
 from .model import MatchSpec
 
-__all__ = ["ladder_round", "matches_per_cycle", "pairings", "schedule"]
+__all__ = ["ladder_round", "matches_per_cycle", "pairings", "schedule", "untrusted_entrants"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _LABEL_MAX = 48
@@ -99,28 +111,43 @@ def matches_per_cycle(config: TournamentConfig) -> int:
     return len(pairings(config)) * config.games_per_pairing
 
 
-def schedule(config: TournamentConfig) -> list[MatchSpec]:
-    """Every match of a finite format, in canonical order (see the module docstring)."""
+def untrusted_entrants(config: TournamentConfig, registry: Any) -> frozenset[str]:
+    """The entrants the tournament plays on its referee: ``remote:NAME`` entrants, and plugin
+    bots of ``registry`` that are not ``trusted`` (or that it does not know). Their pairings are
+    played unpaired (see the module docstring)."""
+    return frozenset(
+        entrant for entrant in config.entrants
+        if is_remote(entrant) or not getattr(registry.bots.get(entrant), "trusted", False)
+    )
+
+
+def schedule(config: TournamentConfig, *, untrusted: Iterable[str] = ()) -> list[MatchSpec]:
+    """Every match of a finite format, in canonical order (see the module docstring).
+    ``untrusted``: entrants whose pairings are played unpaired besides the remote ones (the
+    runner passes :func:`untrusted_entrants`)."""
     if config.format == "ladder":
         raise ValueError("a ladder has no finite schedule: generate its rounds with ladder_round()")
     cycles = 2 if config.format == "double_round_robin" else 1
+    unpaired = _unpaired(config, untrusted)
     matches: list[MatchSpec] = []
     for cycle in range(1, cycles + 1):
-        matches += _cycle(config, cycle, pairings(config), f"c{cycle}")
+        matches += _cycle(config, cycle, pairings(config), f"c{cycle}", unpaired)
     return matches
 
 
 def ladder_round(
-    config: TournamentConfig, round_number: int, entrants: list[str] | tuple[str, ...] | None = None
+    config: TournamentConfig, round_number: int, entrants: list[str] | tuple[str, ...] | None = None, *,
+    untrusted: Iterable[str] = (),
 ) -> list[MatchSpec]:
     """The matches of ladder round ``round_number`` (from 1): every pairing among ``entrants``
     (default: all of ``config.entrants``) with ``games_per_pairing`` games, like one round-robin
     cycle. With a subset, the full round filtered to its pairings: indices, ids and seeds are those
     of the full round (see the module docstring). ``ValueError`` for a name not among the
-    entrants."""
+    entrants. ``untrusted``: as for :func:`schedule`."""
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise ValueError(f"round_number must be a whole number >= 1, got {round_number!r}")
-    full = _cycle(config, round_number, pairings(config, round_robin=True), f"r{round_number:03d}")
+    full = _cycle(config, round_number, pairings(config, round_robin=True), f"r{round_number:03d}",
+                  _unpaired(config, untrusted))
     if entrants is None:
         return full
     unknown = [e for e in entrants if e not in config.entrants]
@@ -130,8 +157,15 @@ def ladder_round(
     return [match for match in full if present.issuperset(match.seats)]
 
 
-def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], prefix: str) -> list[MatchSpec]:
-    """One cycle (or ladder round) over ``groups``, numbered from ``(cycle - 1) * len(result)``."""
+def _unpaired(config: TournamentConfig, untrusted: Iterable[str]) -> frozenset[str]:
+    """The entrants whose pairings are played unpaired: remote ones and ``untrusted``."""
+    return frozenset(config.remote_entrants).union(untrusted)
+
+
+def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], prefix: str,
+           unpaired: frozenset[str]) -> list[MatchSpec]:
+    """One cycle (or ladder round) over ``groups``, numbered from ``(cycle - 1) * len(result)``;
+    the pairings with an entrant of ``unpaired`` are played unpaired."""
     if config.master_seed is None:
         # Never derive seeds from a placeholder: a run resolves its secret seed first
         # (runner.resolve_master_seed).
@@ -152,11 +186,12 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
         # seats the entrants in the reverse cyclic order, so that who plays after whom is
         # balanced too (see the module docstring).
         reverse = (group[0], *group[:0:-1])
+        paired = config.paired_seeds and not unpaired.intersection(group)
         for t in range(games):
             turn = (base + t) % roles
             order = reverse if roles > 2 and (t // roles + cycle - 1) % 2 else group
             seats = order[turn:] + order[:turn]
-            if config.paired_seeds:
+            if paired:
                 n, pair, leg = t // roles + 1, index // roles, t % roles
             else:
                 n, pair, leg = t + 1, None, 0

@@ -66,7 +66,8 @@ def registry() -> Registry:
     reg = load_registry(entry_points=False)
     reg.games["tic"] = _FakeGame("tic", ("x", "o"))
     reg.games["trio"] = _FakeGame("trio", ("a", "b", "c"))
-    for spec in (_bot("ticker", "tic"), _bot("alpha"), _bot("beta"), _bot("gamma"), _bot("remote_x")):
+    for spec in (_bot("ticker", "tic"), _bot("alpha"), _bot("beta"), _bot("gamma"), _bot("remote_x"),
+                 *(_bot(name) for name in plugins(6))):
         reg.bots[spec.name] = spec
     return reg
 
@@ -80,6 +81,12 @@ def cfg(registry: Registry, **data) -> TournamentConfig:
 
 def remotes(n: int) -> list[str]:
     return [f"remote:bot{i}" for i in range(n)]
+
+
+def plugins(n: int) -> list[str]:
+    """Plugin bots of the test registry: ``schedule(config)`` pairs their legs (remote entrants'
+    pairings are always unpaired)."""
+    return [f"plugin{i}" for i in range(n)]
 
 
 # --- valid configs -----------------------------------------------------------------------------
@@ -341,7 +348,7 @@ def test_canonical_order(registry: Registry) -> None:
 
 
 def test_paired_legs_share_seed_and_swap_seats(registry: Registry) -> None:
-    matches = schedule(cfg(registry, entrants=remotes(4), games_per_pairing=6, format="double_round_robin"))
+    matches = schedule(cfg(registry, entrants=plugins(4), games_per_pairing=6, format="double_round_robin"))
     assert all(m.pair is not None for m in matches)
     for leg0, leg1 in zip(matches[::2], matches[1::2]):
         assert (leg0.leg, leg1.leg) == (0, 1)
@@ -402,9 +409,9 @@ def test_determinism(registry: Registry) -> None:
 
 
 def test_seeds_do_not_depend_on_list_positions(registry: Registry) -> None:
-    a = schedule(cfg(registry, entrants=remotes(4), games_per_pairing=2))
-    b = schedule(cfg(registry, entrants=remotes(4)[::-1], games_per_pairing=2))
-    c = schedule(cfg(registry, entrants=[*remotes(4), "greedy"], games_per_pairing=2))
+    a = schedule(cfg(registry, entrants=plugins(4), games_per_pairing=2))
+    b = schedule(cfg(registry, entrants=plugins(4)[::-1], games_per_pairing=2))
+    c = schedule(cfg(registry, entrants=[*plugins(4), "greedy"], games_per_pairing=2))
 
     def seeds(matches):
         return {(frozenset(m.seats), m.pair is not None and m.leg): m.seed for m in matches}
@@ -452,7 +459,7 @@ def test_three_roles_rotate_seats(registry: Registry) -> None:
 
 
 def test_ladder_rounds(registry: Registry) -> None:
-    config = cfg(registry, entrants=remotes(4), games_per_pairing=2, format="ladder")
+    config = cfg(registry, entrants=plugins(4), games_per_pairing=2, format="ladder")
     with pytest.raises(ValueError, match="ladder_round"):
         schedule(config)
     per_round = matches_per_cycle(config)
@@ -468,20 +475,20 @@ def test_ladder_rounds(registry: Registry) -> None:
     assert len({m.pair for m in everything}) == len(everything) // 2
     assert ladder_round(config, 2) == rounds[1]  # stable
     # a round among a subset: the full round's matches between them, same index/id/seed/seats
-    subset = ladder_round(config, 2, entrants=["remote:bot3", "remote:bot1"])
-    assert subset == [m for m in rounds[1] if set(m.seats) == {"remote:bot1", "remote:bot3"}]
+    subset = ladder_round(config, 2, entrants=["plugin3", "plugin1"])
+    assert subset == [m for m in rounds[1] if set(m.seats) == {"plugin1", "plugin3"}]
     assert len(subset) == 2
-    three = ladder_round(config, 2, entrants=remotes(3))
+    three = ladder_round(config, 2, entrants=plugins(3))
     assert len(three) == 3 * 2 and all(m in rounds[1] for m in three)
     with pytest.raises(ValueError, match="remote:zed"):
-        ladder_round(config, 1, entrants=["remote:bot1", "remote:zed"])
+        ladder_round(config, 1, entrants=["plugin1", "remote:zed"])
     with pytest.raises(ValueError):
         ladder_round(config, 0)
 
 
 def test_ladder_round_one_matches_a_round_robin_cycle(registry: Registry) -> None:
-    rr = schedule(cfg(registry, entrants=remotes(3)))
-    ladder = ladder_round(cfg(registry, entrants=remotes(3), format="ladder"), 1)
+    rr = schedule(cfg(registry, entrants=plugins(3)))
+    ladder = ladder_round(cfg(registry, entrants=plugins(3), format="ladder"), 1)
     assert [(m.index, m.seats, m.seed, m.pair, m.leg) for m in rr] == [
         (m.index, m.seats, m.seed, m.pair, m.leg) for m in ladder
     ]

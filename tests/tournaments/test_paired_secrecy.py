@@ -2,9 +2,10 @@
 
 * Without ``master_seed`` a run draws a secret one, kept (readable by its owner only) in the run
   folder and read back on resume.
-* Paired legs (same seed, seats swapped) that the referee plays start together, and neither leg's
-  record nor seed is served before both are over; a run resumed between two legs withholds the
-  finished leg from its first call on.
+* A pairing with a remote entrant is played unpaired (tests/tournaments/test_paired_race.py).
+  Paired legs (same seed, seats swapped) that the referee plays, as earlier versions paired a
+  remote entrant's, start together, and neither leg's record nor seed is served before both are
+  over; a run resumed between two legs withholds the finished leg from its first call on.
 * A cheating remote entrant (tests/kits/cheater.py: match ids, summaries, records, standings, its own
   bot seed searched as a match seed and as a master seed) reproduces no deal.
 """
@@ -93,9 +94,9 @@ def test_a_cheating_entrant_reproduces_no_deal_of_a_tournament(tmp_path):
     summary, cheater, result = _cheat(runner, box, address, token, games)
     assert result["matches"] == games
     assert result["reproduced"] == 0, cheater.predictions
-    # Both legs of a seed were played at the same time (concurrency = 1 notwithstanding), so in no
-    # match did the cheater see its seed: the other leg's record and summary were withheld. (It
-    # did read the records and seeds of pairs already over: they belong to other deals.)
+    # Every game has a seed of its own (a remote entrant's pairing is unpaired), so in no match
+    # did the cheater see its seed. (It did read the records and seeds of the matches already
+    # over: they belong to other deals.)
     assert result["own_seed_seen"] == 0
     assert cheater.channels_seen.get("records", 0) > 0
 
@@ -151,7 +152,11 @@ def test_a_finished_leg_is_withheld_while_its_partner_plays(tmp_path):
         server.stop()
 
 
-def test_a_run_resumed_between_two_legs_withholds_the_first(tmp_path):
+def test_a_run_resumed_between_two_legs_withholds_the_first(tmp_path, monkeypatch):
+    import standoff.tournaments.schedule as schedule_module
+
+    # A schedule that pairs the remote entrant's legs, as earlier versions did.
+    monkeypatch.setattr(schedule_module, "_unpaired", lambda config, untrusted: frozenset())
     path = write_config(tmp_path, "ghost", entrants=["greedy", "remote:ghost"], games_per_pairing=2, remote_wait_s=0)
     config = load_config(path)
     summary = run_tournament(config, tokens=TokenRegistry(tmp_path / "tokens.json"))

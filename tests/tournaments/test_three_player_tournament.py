@@ -31,6 +31,9 @@ from standoff.tournaments.schedule import schedule
 GAME = get_game("schotten-totten")
 ROLES = ("p1", "p2", "p3")
 ENTRANTS = ["greedy", "random", "remote:zed"]
+#: Built-in (trusted) entrants: the schedule pairs their legs (a remote entrant's pairings are
+#: played unpaired).
+TRUSTED = ["greedy", "random", "probability"]
 
 
 def config(**extra):
@@ -54,27 +57,33 @@ def test_config_knows_the_three_roles_and_checks_the_game_count():
 
 
 def test_paired_seeds_rotate_every_entrant_through_every_seat():
-    matches = schedule(config())
+    matches = schedule(config(entrants=TRUSTED))
     assert len(matches) == 3  # one pairing of the three entrants, three legs
     assert [m.leg for m in matches] == [0, 1, 2] and [m.index for m in matches] == [0, 1, 2]
     assert len({m.seed for m in matches}) == 1 and len({m.pair for m in matches}) == 1
     for seat in range(3):
-        assert sorted(m.seats[seat] for m in matches) == sorted(ENTRANTS)  # each one in each role once
+        assert sorted(m.seats[seat] for m in matches) == sorted(TRUSTED)  # each one in each role once
     assert len({m.match_id for m in matches}) == 3
 
 
 def test_six_games_per_pairing_play_all_six_seatings():
-    matches = schedule(config(games_per_pairing=6))
-    assert sorted(m.seats for m in matches) == sorted(itertools.permutations(ENTRANTS))
+    matches = schedule(config(entrants=TRUSTED, games_per_pairing=6))
+    assert sorted(m.seats for m in matches) == sorted(itertools.permutations(TRUSTED))
     # each seed's three legs rotate the seats and keep one orientation (who plays after whom)
     for legs in (matches[:3], matches[3:]):
         assert len({m.seed for m in legs}) == 1
-        assert all(Counter(m.seats[s] for m in legs) == Counter(ENTRANTS) for s in range(3))
+        assert all(Counter(m.seats[s] for m in legs) == Counter(TRUSTED) for s in range(3))
     after = {(m.seats[0], m.seats[1]) for m in matches[:3]}
     assert after.isdisjoint({(m.seats[0], m.seats[1]) for m in matches[3:]})
-    unpaired = schedule(config(games_per_pairing=6, paired_seeds=False))
-    assert sorted(m.seats for m in unpaired) == sorted(itertools.permutations(ENTRANTS))
+    unpaired = schedule(config(entrants=TRUSTED, games_per_pairing=6, paired_seeds=False))
+    assert sorted(m.seats for m in unpaired) == sorted(itertools.permutations(TRUSTED))
     assert len({m.seed for m in unpaired}) == 6
+    # With a remote entrant the trio is unpaired, paired_seeds notwithstanding: the same seats
+    # (all six seatings), the same ids, a seed per game.
+    remote = schedule(config(games_per_pairing=6))
+    assert sorted(m.seats for m in remote) == sorted(itertools.permutations(ENTRANTS))
+    assert all(m.pair is None and m.leg == 0 for m in remote) and len({m.seed for m in remote}) == 6
+    assert [m.seats for m in remote] == [m.seats for m in schedule(config(games_per_pairing=6, paired_seeds=False))]
 
 
 def test_more_entrants_make_every_trio_a_pairing():
@@ -203,12 +212,16 @@ def hand_wdl(results: list[Result]) -> dict[tuple[str, str], list[int]]:
     return table
 
 
-def check_coherent(run_dir: Path, entrants: list[str]) -> dict:
+def check_coherent(run_dir: Path, entrants: list[str], *, paired: bool = True) -> dict:
     """results.jsonl, records/, elo.jsonl and ratings.json of a three-entrant, three-game run
-    agree with each other and with the rules; returns the ratings."""
+    agree with each other and with the rules; returns the ratings. ``paired``: the three games
+    are the legs of one seed (else, a remote entrant's trio: three seeds)."""
     results = read_results(run_dir / "results.jsonl")
     assert [r.index for r in results] == [0, 1, 2]
-    assert len({r.seed for r in results}) == 1 and [r.leg for r in results] == [0, 1, 2]
+    if paired:
+        assert len({r.seed for r in results}) == 1 and [r.leg for r in results] == [0, 1, 2]
+    else:
+        assert len({r.seed for r in results}) == 3 and [(r.pair, r.leg) for r in results] == [(None, 0)] * 3
     for role in ROLES:  # seat rotation: every entrant once in every role
         assert sorted(r.seats[role] for r in results) == sorted(entrants)
     for r in results:
@@ -299,4 +312,4 @@ def test_three_player_round_robin_with_a_remote_entrant(tmp_path):
     summary = box["summary"]
     assert summary.complete and len(summary.results) == 3 and len(bot_results) == 3
     assert all(not r.faults for r in summary.results)
-    check_coherent(summary.run_dir, ENTRANTS)
+    check_coherent(summary.run_dir, ENTRANTS, paired=False)
