@@ -22,6 +22,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
@@ -69,7 +70,7 @@ def open_channel(address: str, tls: Tls | None = None) -> grpc.aio.Channel:
 
 
 def run(
-    bot: Bot,
+    bot: Bot | Callable[[], Bot],
     address: str,
     token: str | None = None,
     *,
@@ -79,9 +80,20 @@ def run(
     max_retries: int = 20,
     on_error=None,
     on_result=None,
+    concurrency: int = 1,
 ) -> list[MatchResult]:
     """Play as ``bot`` on the referee at ``address`` until ``matches`` matches have ended
     (0 = until the server ends the session). ``token`` defaults to ``$STANDOFF_TOKEN``.
+
+    ``bot`` is a :class:`~.bot.Bot`, or a factory that makes one (a ``Bot`` subclass, or any
+    callable without arguments). With a factory every seat gets a bot object of its own, made
+    when its match starts and dropped when it ends, so no state is shared between matches (nor
+    between the two seats of a match the session plays against itself); ``concurrency`` then
+    says how many matches the session plays at once (``Hello.max_concurrent_matches``; its
+    decisions are still answered one at a time). A single ``Bot`` object plays one match at a
+    time: the referee does not seat it in another until the match ends, whatever
+    ``concurrency`` says (a second match at once would overwrite its per-match state and its
+    ``rng``).
 
     Raises :class:`SessionError` when the referee refuses the session for good.
     ``on_error(error)`` receives every ``Error`` message the referee sends (refused choices...);
@@ -93,11 +105,54 @@ def run(
     token = token or os.environ.get("STANDOFF_TOKEN")
     if not token:
         raise SessionError(grpc.StatusCode.UNAUTHENTICATED, "no token: pass token= or set STANDOFF_TOKEN")
+    if isinstance(bot, Bot):
+        seats = _Seats(bot, None, 1)
+    elif callable(bot):
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+            raise ValueError(f"concurrency must be a whole number >= 1, got {concurrency!r}")
+        seats = _Seats(None, bot, concurrency)
+    else:
+        raise TypeError(f"run() plays a Bot or a factory of bots, not {type(bot).__name__}")
     hooks = (on_error, on_result)
-    return asyncio.run(_run(bot, address, token, matches, tls, reconnect, max_retries, hooks))
+    return asyncio.run(_run(seats, address, token, matches, tls, reconnect, max_retries, hooks))
 
 
-async def _run(bot, address, token, matches, tls, reconnect, max_retries, hooks) -> list[MatchResult]:
+class _Seats:
+    """The bot object of each seat the session holds: the one ``Bot`` given, or one made by the
+    factory for each seat (a match id and a role) when its match starts."""
+
+    def __init__(self, bot: Bot | None, factory: Callable[[], Bot] | None, concurrency: int) -> None:
+        self.bot, self.factory, self.concurrency = bot, factory, concurrency
+        self.by_seat: dict[tuple[str, str], Bot] = {}
+        # What the hello says (name, version, games): the bot's, or a first made bot's (then
+        # dropped: every seat gets a new one).
+        self.sample = bot if bot is not None else self._make()
+
+    def _make(self) -> Bot:
+        made = self.factory()
+        if not isinstance(made, Bot):
+            raise TypeError(f"the bot factory made a {type(made).__name__}, not a Bot")
+        return made
+
+    def of(self, match_id: str, role: str) -> Bot:
+        """The bot of a seat (made now if its match started before this process knew it)."""
+        if self.bot is not None:
+            return self.bot
+        seat = (match_id, role)
+        if seat not in self.by_seat:
+            self.by_seat[seat] = self._make()
+        return self.by_seat[seat]
+
+    def ended(self, match_id: str, role: str) -> Bot:
+        """The bot of a seat whose match is over, forgotten."""
+        bot = self.of(match_id, role)
+        self.by_seat.pop((match_id, role), None)
+        return bot
+
+
+async def _run(seats, address, token, matches, tls, reconnect, max_retries, hooks) -> list[MatchResult]:
+    if isinstance(seats, Bot):  # one bot object (scripts/soak.py runs many sessions on one loop)
+        seats = _Seats(seats, None, 1)
     results: list[MatchResult] = []
     started: set[str] = set()
     book = HistoryBook()
@@ -105,7 +160,7 @@ async def _run(bot, address, token, matches, tls, reconnect, max_retries, hooks)
     while True:
         channel = open_channel(address, tls)
         try:
-            done = await _session(bot, channel, token, matches, results, started, book, hooks)
+            done = await _session(seats, channel, token, matches, results, started, book, hooks)
             if done:
                 return results
             retries = 0  # the session ended normally but early: reconnect
@@ -123,10 +178,11 @@ async def _run(bot, address, token, matches, tls, reconnect, max_retries, hooks)
             return results
 
 
-async def _session(bot, channel, token, matches, results, started, book, hooks) -> bool:
+async def _session(seats, channel, token, matches, results, started, book, hooks) -> bool:
     """One ``Play`` stream. Returns True when done (enough matches, or the server closed). A
     seat is a match id and a role (one session may hold both seats of a match)."""
     on_error, on_result = hooks or (None, None)
+    bot = seats.sample
     uses_view = getattr(bot, "uses_view", True) is not False
     call = channel.stream_stream(
         "/standoff.v1.RefereeService/Play",
@@ -138,7 +194,7 @@ async def _session(bot, channel, token, matches, results, started, book, hooks) 
     hello.hello.bot_name = bot.name
     hello.hello.bot_version = getattr(bot, "version", "")
     hello.hello.games.extend(bot.games)
-    hello.hello.max_concurrent_matches = 1
+    hello.hello.max_concurrent_matches = seats.concurrency
     try:
         await call.write(hello)
         while (message := await call.read()) is not grpc.aio.EOF:
@@ -150,7 +206,7 @@ async def _session(bot, channel, token, matches, results, started, book, hooks) 
                 if uses_view:
                     book.complete(f"{decision.match_id}/{decision.role}", view)
                 begin = time.perf_counter()
-                index = bot.choose(decision, view)
+                index = seats.of(decision.match_id, decision.role).choose(decision, view)
                 think_us = int((time.perf_counter() - begin) * 1e6)
                 request = pb.PlayRequest()
                 choice = request.choice
@@ -165,12 +221,12 @@ async def _session(bot, channel, token, matches, results, started, book, hooks) 
                 info = decode_match_started(message.match_started)
                 if (info.match_id, info.role) not in started:  # a resumed seat is not started twice
                     started.add((info.match_id, info.role))
-                    bot.start(info)
+                    seats.of(info.match_id, info.role).start(info)
             elif kind == "match_ended":
                 result = decode_match_ended(message.match_ended)
                 book.forget(f"{result.match_id}/{result.role}")
                 results.append(result)
-                bot.end(result)
+                seats.ended(result.match_id, result.role).end(result)
                 if on_result is not None:
                     on_result(result)
                 if matches and len(results) >= matches:
@@ -200,7 +256,7 @@ class _StatusError(grpc.RpcError):
         return self._details
 
 
-def run_in_thread(bot: Bot, address: str, token: str, **kwargs) -> tuple[threading.Thread, list]:
+def run_in_thread(bot: Bot | Callable[[], Bot], address: str, token: str, **kwargs) -> tuple[threading.Thread, list]:
     """Start :func:`run` in a daemon thread; returns the thread and the list its results (or the
     exception it raised) are put in. Handy for tests and for running several bots at once."""
     box: list = []
@@ -211,6 +267,6 @@ def run_in_thread(bot: Bot, address: str, token: str, **kwargs) -> tuple[threadi
         except BaseException as exc:  # noqa: BLE001 - handed to the caller
             box.append(exc)
 
-    thread = threading.Thread(target=target, name=f"standoff-bot-{bot.name}", daemon=True)
+    thread = threading.Thread(target=target, name=f"standoff-bot-{getattr(bot, 'name', 'bot')}", daemon=True)
     thread.start()
     return thread, box

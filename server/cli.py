@@ -362,7 +362,12 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
     from .core.seeds import derive_seed
 
     registry = _registry()
-    bot = _make_bot(registry, args.name, "", derive_seed("runner", args.name))
+    seed = derive_seed("runner", args.name)
+    _make_bot(registry, args.name, "", seed)  # an unknown name is one line now, not at the first match
+
+    def bot():  # a bot object per seat: no state shared between matches (Bot.start reseeds it)
+        return _make_bot(registry, args.name, "", seed)
+
     token = args.token or os.environ.get("STANDOFF_TOKEN")
 
     def ended(result) -> None:  # each match as it ends, not all at the end
@@ -370,7 +375,7 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
         print(f"{result.match_id} ({result.role}): {who} by {result.termination}", flush=True)
 
     try:
-        run(bot, args.address, token, matches=args.matches, on_result=ended)
+        run(bot, args.address, token, matches=args.matches, on_result=ended, concurrency=args.concurrency)
     except SessionError as exc:
         raise UsageError(f"session refused: {exc}") from None
     return 0
@@ -662,6 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--address", default=DEFAULT_ADDRESS)
     bot.add_argument("--token", default=None, help="default $STANDOFF_TOKEN")
     bot.add_argument("--matches", type=int, default=0, help="stop after this many matches (0 = never)")
+    bot.add_argument("--concurrency", type=_positive, default=1,
+                     help="matches played at once, each seat with a bot object of its own (default 1)")
     bot.set_defaults(func=cmd_bot_run)
 
     acc = sub.add_parser("accelerate", help="compile the engine with Cython (optional: pip install -e '.[accel]'); "

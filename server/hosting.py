@@ -36,7 +36,7 @@ from .core.game import Game
 from .faults import CRASH, ILLEGAL, TIMEOUT, Forfeit, TimeControl
 from .local import code_version
 from .match import RETRIED, Ask, MatchDriver, bot_seed
-from .seats import InProcessSeat, decision_bytes
+from .seats import END_WAIT_S, InProcessSeat, Ticket, decision_bytes
 
 
 class HostError(RuntimeError):
@@ -187,7 +187,7 @@ class MatchHost:
         driver.finish()
         for role, seat in self.seats.items():
             try:
-                seat.end(driver.ended_message(role))
+                seat.end(driver.ended_message(role), END_WAIT_S)  # not told if still in a late choose
             except Exception:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
                 pass
         fallbacks = {role: getattr(seat.bot, "fallbacks", 0) for role, seat in self.seats.items()}
@@ -205,10 +205,14 @@ class MatchHost:
         if pool is None:
             pool = self.pools[ask.role] = concurrent.futures.ThreadPoolExecutor(1, f"bot-{ask.role}")
         started = time.perf_counter()
-        future = pool.submit(seat.answer, prepared)
+        ticket = Ticket()
+        future = pool.submit(seat.answer, prepared, ticket)
         try:
             index = future.result(ask.allowance_ms / 1000.0)
         except concurrent.futures.TimeoutError:
+            # Left running (the next ask waits for it: a bot is never in two calls at once), or
+            # still waiting for the bot's late answer before it: then it never asks.
+            ticket.abandoned = True
             pool.shutdown(wait=False)
             del self.pools[ask.role]
             elapsed_ms = (time.perf_counter() - started) * 1000.0

@@ -51,6 +51,9 @@ log = structlog.get_logger("standoff.referee")
 
 #: Seconds a match may take to close its record and tell its seats, even when cancelled.
 FINISH_TIMEOUT_S = 10.0
+#: How often a match waiting for a bot that is busy in its other matches looks again (whether the
+#: bot is still connected at all: only an absent bot's wait runs out)
+BUSY_POLL_S = 0.5
 
 
 class MatchError(ValueError):
@@ -363,6 +366,7 @@ class Referee:
             return
         session.helloed = True
         session.games = tuple(hello.games)
+        session.max_matches = max(1, hello.max_concurrent_matches)
         name = session.identity.name
         older = self.sessions.get(name)
         if older is not None and older is not session:
@@ -373,22 +377,41 @@ class Referee:
             self._end_session(older)
             self._session_gone(older)
         self.sessions[name] = session
-        resumed = []
-        for match in self.matches.values():
-            if match.status not in (pb.MATCH_STATUS_WAITING, pb.MATCH_STATUS_RUNNING):
-                continue
-            for seat in match.remote_seats():
-                if seat.identity == name and seat.session is None:
-                    seat.session = session
-                    seat.history_sent = 0
-                    seat.connected.set()
-                    if match.status == pb.MATCH_STATUS_RUNNING:
-                        resumed.append((match, seat))
+        resumed = self._take_seats(name)
         session.send(welcome_message(name, session.id, code_version(), sorted({m.id for m, _ in resumed})))
         for match, seat in resumed:
             session.send(match.driver.started_message(seat.role))
             self._wake(seat, ("reconnect",))
         slog.info("hello", bot_name=short(hello.bot_name), version=short(hello.bot_version), resumed=len(resumed))
+
+    def _take_seats(self, name: str) -> list[tuple[Match, RemoteSeat]]:
+        """Give bot ``name``'s session the seats waiting for it: first those of its running matches
+        (a reconnect), then, oldest match first, those of matches it may still join under its
+        ``max_concurrent_matches`` (one bot object playing two matches at once would mix their
+        state; and a bot seated in two legs of a deal could race one against the other). A match
+        it cannot join yet waits until one of its others ends (:meth:`_wait_for_seats`). Returns
+        the running matches' seats it took again."""
+        session = self.sessions.get(name)
+        if session is None:
+            return []
+        live = [m for m in self.matches.values() if m.status in (pb.MATCH_STATUS_WAITING, pb.MATCH_STATUS_RUNNING)]
+        joined = {m.id for m in live for s in m.remote_seats() if s.session is session}
+        resumed = []
+        # Running matches first: their seats are this bot's already, whatever its limit now.
+        for match in sorted(live, key=lambda m: m.status != pb.MATCH_STATUS_RUNNING):
+            for seat in match.remote_seats():
+                if seat.identity != name or seat.session is not None:
+                    continue
+                running = match.status == pb.MATCH_STATUS_RUNNING
+                if not running and match.id not in joined and len(joined) >= session.max_matches:
+                    continue
+                seat.session = session
+                seat.history_sent = 0
+                seat.connected.set()
+                joined.add(match.id)
+                if running:
+                    resumed.append((match, seat))
+        return resumed
 
     def _choice(self, session: Session, choice: pb.Choice) -> None:
         # On the path of every remote answer (inside the clock): each field is read once.
@@ -483,12 +506,10 @@ class Referee:
         )
         match = Match(match_id, game, rules, seed, seats, driver, time_control, policy, retries, connect_timeout_s,
                       self.grace_s, record, position=position)
-        # A remote bot that is already connected takes its seat now.
-        for seat in seats.values():
-            if type(seat) is RemoteSeat and seat.identity in self.sessions:
-                seat.session = self.sessions[seat.identity]
-                seat.connected.set()
         self.matches[match_id] = match
+        # A remote bot that is already connected takes its seat now, if it may play one more match.
+        for name in dict.fromkeys(s.identity for s in seats.values() if type(s) is RemoteSeat):
+            self._take_seats(name)
         if embargo is not None:
             self.withhold(embargo, (match_id,))
         return match
@@ -558,6 +579,9 @@ class Referee:
                 self.matches.pop(match.id, None)  # finished matches live on in their records
                 with trio.move_on_after(FINISH_TIMEOUT_S):
                     await self._tell_seats(match)
+                # After MatchEnded: its bots may take their next waiting match.
+                for name in dict.fromkeys(s.identity for s in match.remote_seats()):
+                    self._take_seats(name)
             match.done.set()
             mlog.info("match finished", termination=driver.outcome.termination)
 
@@ -568,14 +592,23 @@ class Referee:
                 nursery.start_soon(seat.run, self.address, self.tokens.mint_ephemeral(seat.identity))
 
     async def _wait_for_seats(self, match: Match) -> bool:
+        """Wait until every remote seat has its bot. A bot that is connected but playing as many
+        matches as it said it plays at once is not absent: its wait has no deadline. Only
+        ``connect_timeout_s`` without a session of the bot at all makes the match not played."""
         waiting = match.remote_seats()
-        with trio.move_on_after(match.connect_timeout_s):
-            for seat in waiting:
-                await seat.connected.wait()
-            return True
-        missing = [s.bot for s in waiting if s.session is None]
-        match.driver.end_without_result("not_played", f"never connected: {', '.join(missing)}")
-        return False
+        deadline = trio.current_time() + match.connect_timeout_s
+        for seat in waiting:
+            while not seat.connected.is_set():
+                if seat.identity in self.sessions:  # busy with its other matches
+                    deadline = max(deadline, trio.current_time() + match.connect_timeout_s)
+                elif trio.current_time() >= deadline:
+                    missing = [s.bot for s in waiting if s.session is None]
+                    match.driver.end_without_result("not_played", f"never connected: {', '.join(missing)}")
+                    return False
+                # Polled: a busy bot's session may go away without waking this seat.
+                with trio.move_on_at(min(deadline, trio.current_time() + BUSY_POLL_S)):
+                    await seat.connected.wait()
+        return True
 
     async def _play(self, match: Match) -> None:
         """The referee's shell around the match driver: MatchStarted to every seat, then ask the

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 import sys
+import threading
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -60,10 +61,15 @@ class InProcessSeat:
         self.quick = getattr(bot, "quick", False) is True
         self.history_sent = 0  # history entries already sent: later views carry only the new ones
         self.book = HistoryBook()
+        # Held while the bot runs: a ``choose`` left running past its time (its worker thread
+        # abandoned) finishes before the bot is asked anything again. A bot object is never in
+        # two of its own methods at once.
+        self._busy = threading.Lock()
 
     def start(self, message: pb.PlayResponse) -> None:
         wire = pb.PlayResponse.FromString(serialize(message))
-        self.bot.start(decode_match_started(wire.match_started))
+        with self._busy:
+            self.bot.start(decode_match_started(wire.match_started))
 
     def ask(self, state: Any, decision: Decision, decision_id: int, clocks: dict[str, int]) -> Any:
         """Ask the bot; returns whatever it answered (validated by the caller)."""
@@ -88,17 +94,38 @@ class InProcessSeat:
             dict(clocks),
         )
 
-    def answer(self, prepared: Any) -> Any:
-        """Decode and ask the bot (may run in a worker thread: touches no referee state)."""
-        if isinstance(prepared, bytes):
-            bot_decision, bot_view = decode_decision(pb.PlayResponse.FromString(prepared).decision)
-            self.book.complete(bot_decision.match_id, bot_view)
-            return self.bot.choose(bot_decision, bot_view)
-        return self.bot.choose(prepared, None)
+    def answer(self, prepared: Any, ticket: Ticket | None = None) -> Any:
+        """Decode and ask the bot (may run in a worker thread: touches no referee state). It
+        waits for a late answer to an earlier decision to finish first; if meanwhile the asker
+        gave up (``ticket.abandoned``), the bot is not asked at all (None)."""
+        with self._busy:
+            if ticket is not None and ticket.abandoned:
+                return None
+            if isinstance(prepared, bytes):
+                bot_decision, bot_view = decode_decision(pb.PlayResponse.FromString(prepared).decision)
+                self.book.complete(bot_decision.match_id, bot_view)
+                return self.bot.choose(bot_decision, bot_view)
+            return self.bot.choose(prepared, None)
 
-    def end(self, message: pb.PlayResponse) -> None:
+    def end(self, message: pb.PlayResponse, wait_s: float = -1) -> bool:
+        """Tell the bot its match is over, once a late ``choose`` of its has returned; with
+        ``wait_s`` >= 0, at most that long: a bot still inside one then is not told (False)."""
         wire = pb.PlayResponse.FromString(serialize(message))
-        self.bot.end(decode_match_ended(wire.match_ended))
+        if not self._busy.acquire(timeout=wait_s):
+            return False
+        try:
+            self.bot.end(decode_match_ended(wire.match_ended))
+        finally:
+            self._busy.release()
+        return True
+
+
+@dataclass(eq=False)
+class Ticket:
+    """One asking of an in-process bot in a worker thread: ``abandoned`` once its time ran out,
+    so that a thread still waiting for the bot's late answer to an earlier decision never asks."""
+
+    abandoned: bool = False
 
 
 def decision_bytes(game: Game, state: Any, role: str, match_id: str, ask: Any, history_from: int,
@@ -173,6 +200,10 @@ class Seat(ABC):
 INLINE_SLICE_S = 0.002
 
 
+#: How long telling a bot its match is over waits for a late ``choose`` of its to return
+END_WAIT_S = 5.0
+
+
 class LocalSeat(Seat):
     """A trusted bot in the referee's process, asked through an :class:`InProcessSeat` (its view
     built here, from the state): in a worker thread, so that the match can move on when it runs
@@ -198,12 +229,15 @@ class LocalSeat(Seat):
         started = self.asked_at = trio.current_time()
         if self.local.quick:
             return await self._ask_inline(prepared, ask, started)
+        ticket = Ticket()
         with trio.move_on_after(ask.allowance_ms / 1000.0):
             try:
-                index, crash = await trio.to_thread.run_sync(self.local.answer, prepared, abandon_on_cancel=True), None
+                index, crash = await trio.to_thread.run_sync(self.local.answer, prepared, ticket,
+                                                             abandon_on_cancel=True), None
             except Exception as exc:  # noqa: BLE001 - the bot's own bug
                 index, crash = None, exc
             return _settled(ask, index, crash, (trio.current_time() - started) * 1000.0)
+        ticket.abandoned = True  # left running, or waiting for the bot's late answer before it
         return _timed_out(ask)
 
     async def _ask_inline(self, prepared: Any, ask: Any, started: float) -> tuple:
@@ -221,7 +255,8 @@ class LocalSeat(Seat):
         return _settled(ask, index, crash, think_ms)
 
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
-        await trio.to_thread.run_sync(self.local.end, message, abandon_on_cancel=True)
+        # Waits (a bounded time) for a late choose of the bot's to return: never two calls at once.
+        await trio.to_thread.run_sync(self.local.end, message, END_WAIT_S, abandon_on_cancel=True)
 
 
 def _settled(ask: Any, index: Any, crash: Exception | None, think_ms: float) -> tuple:
@@ -334,8 +369,10 @@ class RemoteSeat(Seat):
             self.session.send(message)
 
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
-        self.pending = _Waiting()
+        pending, self.pending = self.pending, _Waiting()
         if self.session is not None:
+            if pending.number and pending.sent_to is self.session:  # the bot may be answering it now
+                self.session.late.add((match.id, pending.number))
             self.session.send(message)
 
     def asked(self) -> None:

@@ -77,6 +77,9 @@ class Session:
     helloed: bool = False
     closed: bool = False
     games: tuple[str, ...] = ()
+    #: ``Hello.max_concurrent_matches`` (0 = 1): the referee seats this session in at most that
+    #: many matches at once; a further match waits for one of them to end
+    max_matches: int = 1
     ending: tuple[Ending, str] | None = None  # why and with what details it was ended, if an error
     cancel: trio.CancelScope | None = None
     protocol_errors: int = 0

@@ -103,7 +103,7 @@ def test_a_local_seat_is_charged_from_the_hand_over(monkeypatch):
             clock.jump(BUILD_S)
             return "prepared"
 
-        def answer(self, prepared):
+        def answer(self, prepared, ticket=None):
             return 0
 
     seat = LocalSeat("p1", "random", Local())

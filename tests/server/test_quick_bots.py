@@ -40,7 +40,7 @@ class _Local:
     def prepare(self, state, decision, number, clocks):
         return "prepared"
 
-    def answer(self, prepared):
+    def answer(self, prepared, ticket=None):
         self.threads.append(threading.get_ident())
         return self.choose()
 
