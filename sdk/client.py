@@ -197,7 +197,9 @@ async def _session(seats, channel, token, matches, results, started, book, hooks
     hello.hello.max_concurrent_matches = seats.concurrency
     try:
         await call.write(hello)
-        while (message := await call.read()) is not grpc.aio.EOF:
+        # Iterated, not call.read(): after a failed write read() ends at once, but the iterator
+        # still gives what the stream held (a MatchEnded sent while the bot thought).
+        async for message in call:
             kind = message.WhichOneof("body")
             if kind == "decision":
                 # A bot that reads no view (``uses_view = False``) gets None, as in-process runners
@@ -216,7 +218,12 @@ async def _session(seats, channel, token, matches, results, started, book, hooks
                 # policy decides, as for any bot.
                 choice.option_index = index if type(index) is int and 0 <= index < 2**32 else 2**32 - 1
                 choice.think_us = think_us
-                await call.write(request)
+                try:
+                    await call.write(request)
+                except (grpc.RpcError, asyncio.InvalidStateError) as exc:
+                    # The server ended the stream while the bot thought (a shutdown...): read on
+                    # what it still holds (MatchEnded), then its end.
+                    _log.debug("choice not sent, the stream is over: %s", exc)
             elif kind == "match_started":
                 info = decode_match_started(message.match_started)
                 if (info.match_id, info.role) not in started:  # a resumed seat is not started twice

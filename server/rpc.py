@@ -65,6 +65,11 @@ SERVER_OPTIONS = [
 ]
 #: Seconds between two looks at the token file for open sessions whose token no longer verifies.
 TOKEN_WATCH_INTERVAL_S = 0.25
+#: Seconds a stream that ends normally (a shutdown) stays open for the answers its bot still owes:
+#: decisions of matches that ended while it thought (``Session.late``). Each is read and dropped,
+#: so that the bot's write is taken instead of failing (grpc.aio then drops what the bot had not
+#: read yet: its ``MatchEnded``); the stream ends once they came, or after this time.
+LATE_ANSWERS_S = 2.0
 REVOKED = "token revoked"
 #: The gRPC status of each way the referee (or this edge) ends a session with an error; a
 #: session ended otherwise ends with status OK. The only place that maps them.
@@ -159,6 +164,7 @@ class RefereeServicer:
         self.buckets: dict[str, TokenBucket] = {}  # identity name -> its rate limit
         self._pruned = time.monotonic()
         self._tokens_seen = tokens.generation
+        self.streams: set[asyncio.Future] = set()  # the Play calls being handled
 
     # -- tokens that change while serving -------------------------------------------------------
 
@@ -276,13 +282,19 @@ class RefereeServicer:
         self.session_tokens[session] = self.tokens.digest(_token_from(context) or "")
         bucket = self._bucket(name)
         self.bridge.call_soon(self.referee.open_session, session)
+        stream = asyncio.current_task()
+        self.streams.add(stream)
 
         async def read() -> None:
             try:
                 # context.read() rather than request_iterator: the same reads without the two
                 # coroutine layers the iterator wraps them in (on the path of every answer).
                 while (message := await context.read()) is not grpc.aio.EOF:
+                    if session.late and message.WhichOneof("body") == "choice":
+                        session.late.discard((message.choice.match_id, message.choice.decision_id))
                     if session.closed:
+                        if session.late and session.ending is None:
+                            continue  # over, but answers are owed: dropped while they come
                         return
                     if bucket is not None and not bucket.take():
                         session.end(Ending.RATE_LIMIT, self._rate_exceeded(name))
@@ -314,7 +326,15 @@ class RefereeServicer:
                 status = STATUS_OF_ENDING[ending]
                 log.info("session ended", session=session.id, bot=name, status=status.name, details=details)
                 await context.abort(status, details)
+            if session.late and session.out.failed is None:
+                # Ended normally while its bot owes answers: the reader takes them until none
+                # is owed (or the client closes its side); then the stream ends with status OK.
+                await asyncio.wait({reader}, timeout=LATE_ANSWERS_S)
+                if session.late:
+                    log.info("stream ended with answers still owed", session=session.id, bot=name,
+                             owed=len(session.late))
         finally:
+            self.streams.discard(stream)
             reader.cancel()
             session.inbox.close()
             session.closed = True
@@ -447,18 +467,21 @@ class RunningServer:
 
     def __init__(
         self, server: grpc.aio.Server, bridge: TrioBridge, referee: Referee, address: str,
-        watcher: asyncio.Task | None = None,
+        watcher: asyncio.Task | None = None, servicer: RefereeServicer | None = None,
     ) -> None:
         self.server = server
         self.bridge = bridge
         self.referee = referee
         self.address = address
         self.watcher = watcher  # the token-file watcher task
+        self.servicer = servicer
 
     async def drain(self, timeout_s: float, hurry: asyncio.Event | None = None) -> None:
         """A graceful shutdown's first half (:meth:`Referee.drain`): no new sessions or matches;
         running matches get ``timeout_s`` to finish (less if ``hurry`` is set), the rest end as
-        ``shutdown``; then every session ends with status OK. Call :meth:`stop` after it."""
+        ``shutdown``; then every session ends with status OK, once its last messages are
+        written and the answers its bot still owed came (at most :data:`LATE_ANSWERS_S`, less if
+        ``hurry`` is set). Call :meth:`stop` after it."""
         bridge = self.bridge
         trio_hurry = trio.Event()
         if hurry is not None:
@@ -469,9 +492,23 @@ class RunningServer:
             relay_task = asyncio.ensure_future(relay())
         try:
             await bridge.call(self.referee.drain, timeout_s, trio_hurry)
+            await self._streams_ended(hurry)
         finally:
             if hurry is not None:
                 relay_task.cancel()
+
+    async def _streams_ended(self, hurry: asyncio.Event | None) -> None:
+        """Wait for the Play streams to end by themselves (:data:`LATE_ANSWERS_S` at most, or
+        until ``hurry``): :meth:`stop` would cut a stream still waiting for a late answer."""
+        streams = set(self.servicer.streams) if self.servicer is not None else set()
+        if not streams:
+            return
+        waits = {asyncio.ensure_future(asyncio.wait(streams, timeout=LATE_ANSWERS_S + 0.5))}
+        if hurry is not None:
+            waits.add(asyncio.ensure_future(hurry.wait()))
+        _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for wait in pending:
+            wait.cancel()
 
     async def stop(self, grace: float = 2.0) -> None:
         # Order matters: stop watching tokens and taking calls, then cancel trio, then wait for it.
@@ -625,7 +662,7 @@ async def start_server(
     log.info("serving", address=bound, tls=tls is not None, max_sessions_per_bot=limits.max_sessions_per_bot,
              rate_limit=limits.rate_limit, rate_burst=limits.rate_burst,
              matches=hosts.description if hosts is not None else "played in this process")
-    return RunningServer(server, bridge, referee, bound, watcher)
+    return RunningServer(server, bridge, referee, bound, watcher, servicer)
 
 
 #: Seconds running matches get to finish on SIGTERM/SIGINT (`standoff serve --drain-s`).

@@ -11,7 +11,7 @@ deterministically.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import trio
@@ -83,6 +83,11 @@ class Session:
     ending: tuple[Ending, str] | None = None  # why and with what details it was ended, if an error
     cancel: trio.CancelScope | None = None
     protocol_errors: int = 0
+    #: (match id, decision id) of each decision this session was sent and had not answered when
+    #: its match ended (a shutdown, most often): answers perhaps on their way. The edge waits a
+    #: moment for them before it ends a stream normally, so that a bot which answers just too
+    #: late has its write taken, not failed, and reads its ``MatchEnded``.
+    late: set[tuple[str, int]] = field(default_factory=set)
 
     def send(self, message: pb.PlayResponse | bytes) -> None:
         if self.closed:

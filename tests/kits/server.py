@@ -88,10 +88,19 @@ class ServerThread:
         return self
 
     def stop(self) -> None:
+        if not self.thread.is_alive():  # stopped already (or never started)
+            return
         if self.loop is not None and self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
         self.thread.join(30)
         assert not self.thread.is_alive(), "server did not stop"
+
+    def shutdown(self, drain_s: float = 0.0) -> None:
+        """What `standoff serve --drain-s DRAIN_S` does on SIGTERM, in-process: drain (running
+        matches get ``drain_s``, then end as ``shutdown``; every session ends), then stop."""
+        assert self.loop is not None
+        asyncio.run_coroutine_threadsafe(self.running.drain(drain_s), self.loop).result(60)
+        self.stop()
 
     # -- unary helpers ---------------------------------------------------------------------------
 
