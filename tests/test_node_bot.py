@@ -286,3 +286,49 @@ def test_node_bot_plays_twilight_struggle(node_bot, server):
         assert ts.outcome(state).termination == record.footer["termination"]
         node_role = next(r for r, b in record.header["roles"].items() if b == "remote:node")
         assert any(m["role"] == node_role and "rtt_ms" in m for m in record.moves)
+
+
+SHUTDOWN_TRIES = 5  # each starts 2 Node processes (~0.5 s apiece) and waits for their answers
+THINK_MS = 500
+
+
+def test_node_bots_mid_decision_get_match_ended_at_shutdown(node_bot, tmp_path):
+    """The server shuts down as `standoff serve --drain-s 0` does on SIGTERM while Node bots
+    think (--think-ms): each gets MatchEnded (termination shutdown) and exits 0, the server
+    having closed its session. tests/server/test_shutdown_mid_decision.py tries the SDK and a
+    plain grpc.aio client the same way."""
+    from standoff.v1 import referee_pb2 as pb
+
+    lost = []
+    for n in range(SHUTDOWN_TRIES):
+        server = ServerThread(tmp_path / str(n)).start()
+        processes, seated = [], []
+        try:
+            for i in range(2):
+                token = server.tokens.add(f"node{i}")
+                process = subprocess.Popen(
+                    ["node", str(node_bot), "--address", server.address, "--json", "--think-ms", str(THINK_MS)],
+                    env=node_env(STANDOFF_TOKEN=token), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                )
+                processes.append(process)
+                match_id = server.start_match([f"remote:node{i}", "greedy"],
+                                              time_control=pb.TimeControl(max_per_decision_ms=120_000)).match_id
+                seated.append(match_id)
+                # As p1 it is asked at once after MatchStarted: from here it thinks THINK_MS.
+                while (line := process.stdout.readline()) and json.loads(line)["event"] != "match_started":
+                    pass
+                assert line, process.stderr.read()
+            server.shutdown(drain_s=0)
+            outputs = [process.communicate(timeout=30) for process in processes]
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
+                    process.communicate()
+            server.stop()
+        for process, (stdout, stderr), match_id in zip(processes, outputs, seated, strict=True):
+            ended = [(e["match_id"], e["termination"]) for e in map(json.loads, stdout.splitlines())
+                     if e["event"] == "match_ended"]
+            if ended != [(match_id, "shutdown")] or process.returncode != 0:
+                lost.append(f"exit {process.returncode}, ended {ended}: {stderr.strip()[-300:]}")
+    assert lost == [], f"{len(lost)} of {SHUTDOWN_TRIES * 2} Node bots: {lost[:3]}"

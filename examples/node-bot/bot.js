@@ -43,6 +43,7 @@ const USAGE = `usage: node bot.js [options]
   --tls                 use TLS (system roots, or --ca)
   --ca FILE             PEM file of the CA that signed the server (implies --tls; env STANDOFF_CA)
   --max-retries N       reconnect attempts after a transient failure (default 20)
+  --think-ms N          wait N ms before each answer, as a bot that searches would (default 0)
   --json                print one JSON object per line instead of text
   --quiet               print only the final summary
   -h, --help            this help`;
@@ -67,12 +68,14 @@ function parseArgs(argv, env) {
     tls: false,
     ca: env.STANDOFF_CA || "",
     maxRetries: 20,
+    thinkMs: 0,
     json: false,
     quiet: false,
   };
   const takesValue = {
     "--address": "address", "--token": "token", "--matches": "matches", "--proto-dir": "protoDir",
     "--name": "name", "--games": "games", "--ca": "ca", "--max-retries": "maxRetries",
+    "--think-ms": "thinkMs",
   };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
@@ -100,7 +103,8 @@ function parseArgs(argv, env) {
       throw new UsageError(`unknown argument ${JSON.stringify(arg)}`);
     }
   }
-  for (const [key, flag] of [["matches", "--matches"], ["maxRetries", "--max-retries"]]) {
+  const counts = [["matches", "--matches"], ["maxRetries", "--max-retries"], ["thinkMs", "--think-ms"]];
+  for (const [key, flag] of counts) {
     const n = Number(opts[key]);
     if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number >= 0`);
     opts[key] = n;
@@ -341,15 +345,20 @@ class Bot {
     const n = decision.options.length;
     const index = n > 0 ? Math.floor(match.rng() * n) : 0;
     match.decisions += 1;
-    const thinkUs = (process.hrtime.bigint() - begin) / 1000n; // ns -> µs
-    call.write({
-      choice: {
-        match_id: decision.match_id,
-        decision_id: decision.decision_id, // uint64 as a decimal string: send it back unchanged
-        option_index: index,
-        think_us: String(thinkUs > 0n ? thinkUs : 1n), // > 0, so the record splits think time from rtt
-      },
-    });
+    const answer = () => {
+      const thinkUs = (process.hrtime.bigint() - begin) / 1000n; // ns -> µs
+      call.write({
+        choice: {
+          match_id: decision.match_id,
+          decision_id: decision.decision_id, // uint64 as a decimal string: send it back unchanged
+          option_index: index,
+          think_us: String(thinkUs > 0n ? thinkUs : 1n), // > 0, so the record splits think time from rtt
+        },
+      });
+    };
+    // Meanwhile the stream is read on: a MatchEnded that comes first (a shutdown) is taken in.
+    if (this.opts.thinkMs > 0) setTimeout(answer, this.opts.thinkMs);
+    else answer();
   }
 
   // Returns true when --matches is reached.
