@@ -30,6 +30,7 @@ import grpc
 from standoff.v1 import referee_pb2 as pb
 
 from .bot import Bot
+from .failures import BotFailed
 from .types import HistoryBook, MatchResult, decode_decision, decode_match_ended, decode_match_started
 
 PROTOCOL_VERSION = 1
@@ -95,7 +96,10 @@ def run(
     ``concurrency`` says (a second match at once would overwrite its per-match state and its
     ``rng``).
 
-    Raises :class:`SessionError` when the referee refuses the session for good.
+    Raises :class:`SessionError` when the referee refuses the session for good, and
+    :class:`~.failures.BotFailed` when the bot's own code raises (``choose``, ``start``, ``end``
+    or the factory): the session ends there (the referee sees the bot go), and the exception
+    names the bot, the match and the file:line in the bot's code, its own exception chained.
     ``on_error(error)`` receives every ``Error`` message the referee sends (refused choices...);
     ``on_result(result)`` each :class:`~.types.MatchResult` as its match ends (one per seat: a
     session may hold several seats of a match, ``result.role`` says which).
@@ -128,8 +132,13 @@ class _Seats:
         # dropped: every seat gets a new one).
         self.sample = bot if bot is not None else self._make()
 
-    def _make(self) -> Bot:
-        made = self.factory()
+    def _make(self, match_id: str = "", role: str = "") -> Bot:
+        try:
+            made = self.factory()
+        except Exception as exc:
+            # Named as the bot it makes (a first one made, or a Bot class's own name).
+            name = getattr(getattr(self, "sample", None), "name", "") or getattr(self.factory, "name", "")
+            raise BotFailed.of(exc, None, match_id, role, name=name, when="when it was made") from exc
         if not isinstance(made, Bot):
             raise TypeError(f"the bot factory made a {type(made).__name__}, not a Bot")
         return made
@@ -140,7 +149,7 @@ class _Seats:
             return self.bot
         seat = (match_id, role)
         if seat not in self.by_seat:
-            self.by_seat[seat] = self._make()
+            self.by_seat[seat] = self._make(match_id, role)
         return self.by_seat[seat]
 
     def ended(self, match_id: str, role: str) -> Bot:
@@ -208,7 +217,11 @@ async def _session(seats, channel, token, matches, results, started, book, hooks
                 if uses_view:
                     book.complete(f"{decision.match_id}/{decision.role}", view)
                 begin = time.perf_counter()
-                index = seats.of(decision.match_id, decision.role).choose(decision, view)
+                player = seats.of(decision.match_id, decision.role)
+                try:
+                    index = player.choose(decision, view)
+                except Exception as exc:
+                    raise BotFailed.of(exc, player, decision.match_id, decision.role) from exc
                 think_us = int((time.perf_counter() - begin) * 1e6)
                 request = pb.PlayRequest()
                 choice = request.choice
@@ -228,12 +241,22 @@ async def _session(seats, channel, token, matches, results, started, book, hooks
                 info = decode_match_started(message.match_started)
                 if (info.match_id, info.role) not in started:  # a resumed seat is not started twice
                     started.add((info.match_id, info.role))
-                    seats.of(info.match_id, info.role).start(info)
+                    player = seats.of(info.match_id, info.role)
+                    try:
+                        player.start(info)
+                    except Exception as exc:
+                        raise BotFailed.of(exc, player, info.match_id, info.role,
+                                           when="when the match started") from exc
             elif kind == "match_ended":
                 result = decode_match_ended(message.match_ended)
                 book.forget(f"{result.match_id}/{result.role}")
                 results.append(result)
-                seats.ended(result.match_id, result.role).end(result)
+                player = seats.ended(result.match_id, result.role)
+                try:
+                    player.end(result)
+                except Exception as exc:
+                    raise BotFailed.of(exc, player, result.match_id, result.role,
+                                       when="when the match ended") from exc
                 if on_result is not None:
                     on_result(result)
                 if matches and len(results) >= matches:

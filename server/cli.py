@@ -22,6 +22,9 @@ from .import_guard import StaleEngineError
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 DEFAULT_DATA_DIR = "standoff-data"
+#: The exit status of a command whose bot failed in its own code (``standoff bot run``: the bot
+#: raised; ``standoff play``: a bot's fault ended or changed the match): its fault, not ours.
+BOT_FAILED = 3
 
 
 class UsageError(Exception):
@@ -83,6 +86,11 @@ def _start_position(game, args: argparse.Namespace):
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """One match in this process, under a fault policy (``--policy``, forfeit by default), as
+    on a server but untimed: a bot that raises is a ``crash`` fault, a bad index an
+    ``illegal_choice``, its own loss under ``forfeit`` (the outcome line names the bot and its
+    file:line; the traceback goes to stderr), and the exit status is :data:`BOT_FAILED`."""
+    from .faults import policy_from_name
     from .local import bot_seed, new_seed, play_match
     from .records import RecordWriter
 
@@ -99,6 +107,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"{game.name} ({rules.ruleset}) needs {len(roles)} bots, one per role "
             f"({', '.join(roles)}); got {len(args.bot)}"
         )
+    try:
+        policy = policy_from_name(args.policy)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.retries < 0:
+        raise UsageError(f"--retries {args.retries}: expected a whole number >= 0")
     seed = args.seed if args.seed is not None else new_seed()
     for name in args.bot:
         spec = registry.bots.get(name)
@@ -126,7 +140,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         result = play_match(
             game, rules, bots, seed, bot_names=names, on_line=writer.write if writer else None, position=position,
-            until=until,
+            until=until, policy=policy, retries=args.retries, timed=False,
         )
     finally:
         if writer is not None:
@@ -149,10 +163,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"draw by {outcome.termination}: {outcome.reason}")
     else:
         print(f"{outcome.winner} ({names[outcome.winner]}) wins by {outcome.termination}: {outcome.reason}")
+    if result.faults:
+        print("faults: " + ", ".join(f"{role} ({names[role]}) {kind} x{count}"
+                                     for role, kinds in sorted(result.faults.items()) for kind, count in kinds.items()))
     print(f"{len(result.record.moves)} decisions")
     if args.record:
         print(f"record: {args.record}")
-    return 0
+    return BOT_FAILED if result.faults else 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -358,7 +375,11 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_bot_run(args: argparse.Namespace) -> int:
+    """Play a plugin bot on a server. The bot's own exception is its failure, not ours: its
+    traceback, then one line naming the bot, the match and its file:line (the last line on
+    stderr: a referee that started this runner reads it), exit status :data:`BOT_FAILED`."""
     from ..sdk.client import SessionError, run
+    from ..sdk.failures import BotFailed
     from .core.seeds import derive_seed
 
     registry = _registry()
@@ -378,7 +399,19 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
         run(bot, args.address, token, matches=args.matches, on_result=ended, concurrency=args.concurrency)
     except SessionError as exc:
         raise UsageError(f"session refused: {exc}") from None
+    except BotFailed as exc:
+        _bot_failed(exc)
+        return BOT_FAILED
     return 0
+
+
+def _bot_failed(exc: Exception) -> None:
+    """The bot's exception's traceback, then the one line, on stderr."""
+    import traceback
+
+    cause = exc.__cause__ or exc
+    traceback.print_exception(type(cause), cause, cause.__traceback__, file=sys.stderr)
+    print(f"standoff: error: {exc}", file=sys.stderr, flush=True)
 
 
 def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
@@ -535,6 +568,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--until", default=None, choices=("action_round", "turn"),
                       help="stop (no result) once the current action round (Twilight Struggle) or turn is over")
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
+    play.add_argument("--policy", default="forfeit",
+                      help="fault policy for a bot that raises or answers a bad index: forfeit (its loss; the "
+                           "default), random or retry (docs/protocol.md); exit status 3 if a bot faulted")
+    play.add_argument("--retries", type=int, default=2, help="asks of one decision again under --policy retry")
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="re-apply a record and show every decision (omniscient, or as one seat saw it)")

@@ -27,7 +27,7 @@ from .core.record import Record
 from .core.seeds import SEED_BITS
 from .faults import CRASH, ILLEGAL, TIMEOUT, BadChoice, Forfeit, TimeControl
 from .match import RETRIED, Ask, MatchDriver, bot_seed, chance_rng, fault_rng
-from .seats import InProcessSeat
+from .seats import InProcessSeat, bot_crashed
 
 __all__ = [
     "BadChoice", "InProcessSeat", "MatchResult", "bot_seed", "chance_rng", "code_version", "fault_rng",
@@ -68,6 +68,7 @@ def play_match(
     position: dict[str, Any] | None = None,
     until: Callable[[Any], bool] | None = None,
     leg: int = 0,
+    timed: bool | None = None,
 ) -> MatchResult:
     """Play a match between ``bots`` (role → bot) and return its outcome and record.
 
@@ -76,14 +77,16 @@ def play_match(
     instead of the deal (docs/positions.md). ``until(state)``: checked before every seat's
     decision; once true the match stops there without result (termination ``stopped``).
     ``leg``: the leg of a paired seed, for the bot seeds ``MatchStarted`` announces
-    (:func:`bot_seed`: make ``bots`` with the same).
+    (:func:`bot_seed`: make ``bots`` with the same). ``timed``: whether decisions are timed
+    (default: with a policy); ``standoff play`` plays under a policy, untimed.
 
     Without a ``policy`` the bots are trusted code: one that raises or returns anything but a
     valid index is a bug (:class:`BadChoice`) and nothing is timed out. With a policy
     (tournament workers) faults are handled as the referee server handles them: timeouts
     (enforced with ``SIGALRM`` when running in the main thread; measured after the fact
     otherwise), illegal answers and crashes count, and the policy decides (forfeit / random
-    substitute / retry).
+    substitute / retry). A crash's detail is one line naming the bot, the match and the bot's
+    file:line; its traceback is logged (warning, with the match id).
 
     An exception of the engine (or a trusted bot's bug, without a policy) never escapes and
     never becomes a result: the match ends with termination ``error`` (no winner, every score 0,
@@ -92,11 +95,12 @@ def play_match(
     """
     roles = rules.roles
     names = dict(bot_names or {role: getattr(bots[role], "name", "bot") for role in roles})
+    timed = policy is not None if timed is None else timed
     driver = MatchDriver(game, rules, seed, names, match_id=match_id, time_control=time_control, policy=policy,
                          retries=retries, on_line=on_line, code_version=code_version(), position=position,
-                         leg=leg)
+                         leg=leg, timed=timed)
     seats = {role: InProcessSeat(bots[role], game, match_id) for role in roles}
-    alarm = policy is not None and _alarms_possible()
+    alarm = policy is not None and timed and _alarms_possible()
     previous_handler = signal.signal(signal.SIGALRM, _alarm_handler) if alarm else None
     try:
         for role in roles:
@@ -109,7 +113,7 @@ def play_match(
             if policy is None:
                 _ask_trusted(driver, seat, ask, timing)
             else:
-                _ask_with_policy(driver, seat, ask, alarm)
+                _ask_with_policy(driver, seat, ask, alarm, timed)
     except Forfeit as forfeit:
         driver.forfeit(forfeit)
     except Exception as exc:  # an engine bug (or a trusted bot's, without a policy): no result
@@ -133,10 +137,11 @@ def _start_seat(driver: MatchDriver, seat: InProcessSeat, role: str) -> None:
     try:
         seat.start(driver.started_message(role))
     except Exception as exc:
-        detail = f"bot raised {type(exc).__name__} when the match started: {exc}"
         name = driver.names[role]
         if driver.policy is None:
+            detail = f"bot raised {type(exc).__name__} when the match started: {exc}"
             raise BadChoice(f"bot {name!r} ({role}): {detail}") from exc
+        detail = bot_crashed(exc, seat.bot, name, driver.match_id, role, when="when the match started")
         driver.count(role, CRASH)
         raise Forfeit(role, CRASH, f"{role} ({name}) forfeits: {detail}") from exc
 
@@ -159,8 +164,9 @@ def _ask_trusted(driver: MatchDriver, seat: InProcessSeat, ask: Ask, timing: boo
     driver.answer(ask, index, elapsed_ms, {"think_ms": round(elapsed_ms, 3)} if timing else None)
 
 
-def _ask_with_policy(driver: MatchDriver, seat: InProcessSeat, ask: Ask, alarm: bool) -> None:
-    """Ask until the decision is answered, substituted or forfeited (the driver decides)."""
+def _ask_with_policy(driver: MatchDriver, seat: InProcessSeat, ask: Ask, alarm: bool, timed: bool = True) -> None:
+    """Ask until the decision is answered, substituted or forfeited (the driver decides);
+    ``timed``: a decision past its allowance is a timeout."""
     while True:
         prepared = seat.prepare(driver.state, ask.decision, ask.number, ask.clocks)
         started = time.perf_counter()
@@ -170,9 +176,9 @@ def _ask_with_policy(driver: MatchDriver, seat: InProcessSeat, ask: Ask, alarm: 
         except DecisionTimeout:
             kind, detail = TIMEOUT, f"no answer within {ask.allowance_ms} ms"
         except Exception as exc:  # noqa: BLE001 - the bot's own bug
-            kind, detail = CRASH, f"bot raised {type(exc).__name__}: {exc}"
+            kind, detail = CRASH, bot_crashed(exc, seat.bot, driver.names[ask.role], driver.match_id, ask.role)
         elapsed_ms = (time.perf_counter() - started) * 1000.0
-        if not kind and elapsed_ms > ask.allowance_ms:
+        if not kind and timed and elapsed_ms > ask.allowance_ms:
             kind, detail = TIMEOUT, f"answered after {elapsed_ms:.0f} ms; the limit was {ask.allowance_ms} ms"
         if not kind and (type(index) is not int or not 0 <= index < len(ask.decision.options)):
             kind, detail = ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}"

@@ -105,7 +105,9 @@ class MatchDriver:
     without clocks (``standoff play``): the shell then treats any bad answer as a bug.
     ``position`` (a position dict, docs/positions.md, of these ``rules``): the match starts there
     instead of the deal, and the record's header carries it (so the record replays from it).
-    ``leg``: the leg of a paired seed, for the bot seeds (:func:`bot_seed`).
+    ``leg``: the leg of a paired seed, for the bot seeds (:func:`bot_seed`). ``timed``: whether
+    ``MatchStarted`` announces a limit per decision (default: with a policy; ``standoff play``
+    plays under a policy, untimed).
     """
 
     def __init__(
@@ -123,8 +125,10 @@ class MatchDriver:
         code_version: str = "",
         position: dict[str, Any] | None = None,
         leg: int = 0,
+        timed: bool | None = None,
     ) -> None:
         self.game, self.rules, self.seed, self.leg = game, rules, seed, leg
+        self.timed = policy is not None if timed is None else timed
         self.roles: tuple[str, ...] = rules.roles
         self.names = dict(names)
         self.match_id = match_id
@@ -151,8 +155,8 @@ class MatchDriver:
         decision when the match sets neither a bank nor a cap)."""
         tc = self.time_control
         cap = tc.max_per_decision_ms or (0 if tc.bank_ms else DEFAULT_DECISION_TIMEOUT_MS)
-        if self.policy is None:
-            cap = 0  # trusted bots without a policy are not timed
+        if not self.timed:
+            cap = 0  # trusted bots without a policy (or standoff play) are not timed
         return match_started_message(
             self.match_id, self.game, self.rules, role, self.names, bot_seed(self.seed, role, self.leg),
             bank_ms=tc.bank_ms, increment_ms=tc.increment_ms, max_per_decision_ms=cap,

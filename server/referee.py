@@ -598,7 +598,9 @@ class Referee:
         waiting = match.remote_seats()
         deadline = trio.current_time() + match.connect_timeout_s
         for seat in waiting:
-            while not seat.connected.is_set():
+            # A runner that died before its bot connected: the match is played, and the seat's
+            # first decision is its fault (RemoteSeat.gone), at once.
+            while not seat.connected.is_set() and seat.gone is None:
                 if seat.identity in self.sessions:  # busy with its other matches
                     deadline = max(deadline, trio.current_time() + match.connect_timeout_s)
                 elif trio.current_time() >= deadline:

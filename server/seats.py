@@ -24,6 +24,7 @@ import trio
 
 from standoff.v1 import referee_pb2 as pb
 
+from ..sdk.failures import failure_line
 from ..sdk.types import Decision as BotDecision
 from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
 from ..sdk.types import Option as BotOption
@@ -228,23 +229,26 @@ class LocalSeat(Seat):
         prepared = self.local.prepare(match.driver.state, ask.decision, ask.number, ask.clocks)
         started = self.asked_at = trio.current_time()
         if self.local.quick:
-            return await self._ask_inline(prepared, ask, started)
+            return await self._ask_inline(match, prepared, ask, started)
         ticket = Ticket()
         with trio.move_on_after(ask.allowance_ms / 1000.0):
             try:
                 index, crash = await trio.to_thread.run_sync(self.local.answer, prepared, ticket,
                                                              abandon_on_cancel=True), None
             except Exception as exc:  # noqa: BLE001 - the bot's own bug
-                index, crash = None, exc
+                index, crash = None, self._crashed(match, exc)
             return _settled(ask, index, crash, (trio.current_time() - started) * 1000.0)
         ticket.abandoned = True  # left running, or waiting for the bot's late answer before it
         return _timed_out(ask)
 
-    async def _ask_inline(self, prepared: Any, ask: Any, started: float) -> tuple:
+    def _crashed(self, match: Any, exc: BaseException) -> str:
+        return bot_crashed(exc, getattr(self.local, "bot", None), self.bot, getattr(match, "id", ""), self.role)
+
+    async def _ask_inline(self, match: Any, prepared: Any, ask: Any, started: float) -> tuple:
         try:
             index, crash = self.local.answer(prepared), None
         except Exception as exc:  # noqa: BLE001 - the bot's own bug
-            index, crash = None, exc
+            index, crash = None, self._crashed(match, exc)
         now = trio.current_time()
         if now - self._slice_from >= INLINE_SLICE_S:
             await trio.lowlevel.checkpoint()
@@ -259,11 +263,20 @@ class LocalSeat(Seat):
         await trio.to_thread.run_sync(self.local.end, message, END_WAIT_S, abandon_on_cancel=True)
 
 
-def _settled(ask: Any, index: Any, crash: Exception | None, think_ms: float) -> tuple:
-    """A local bot's answer (or its exception) as :meth:`LocalSeat.ask` returns it, whether it
-    was asked in a worker thread or inline."""
+def bot_crashed(exc: BaseException, bot: Any, name: str, match_id: str, role: str, when: str = "") -> str:
+    """An in-process bot's exception as its ``crash`` fault's detail: one line naming the bot,
+    the match and the bot's file:line (:func:`~standoff.sdk.failures.failure_line`); the
+    traceback goes to the log, with the match id."""
+    detail = failure_line(exc, bot, name, match_id, role, when=when)
+    log.warning("bot failed", match=match_id, role=role, bot=name, detail=detail, exc_info=exc)
+    return detail
+
+
+def _settled(ask: Any, index: Any, crash: str | None, think_ms: float) -> tuple:
+    """A local bot's answer (or its crash's detail) as :meth:`LocalSeat.ask` returns it, whether
+    it was asked in a worker thread or inline."""
     if crash is not None:
-        return ("fault", CRASH, f"bot raised {type(crash).__name__}: {crash}")
+        return ("fault", CRASH, crash)
     if type(index) is not int or not 0 <= index < len(ask.decision.options):
         return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
     return ("ok", index, think_ms)
@@ -359,6 +372,12 @@ class RemoteSeat(Seat):
         # protocol faults are bounded by SEAT_EVENTS_LIMIT in the referee.
         self.events = SeatEvents()
         self.disconnected_for_good = False
+        #: The seat's bot is gone for good, by its own fault (a runner that exited while its match
+        #: went on: :class:`RunnerSeat`): the fault's detail. Its decisions are then that fault at
+        #: once, counted once (later ones substituted or retried without another count).
+        self.gone: str | None = None
+        self._gone_counted = False
+        self._grace: trio.CancelScope | None = None  # the grace window being waited, if any
 
     @property
     def pending_id(self) -> int:
@@ -410,14 +429,21 @@ class RemoteSeat(Seat):
             pending.sent_to = self.session
         deadline = self.asked_at + allowance_ms / 1000.0
         while True:
+            if self.gone is not None:
+                counted, self._gone_counted = not self._gone_counted, True
+                return ("fault", CRASH, self.gone, counted)
             if self.session is None:
                 if self.disconnected_for_good:
                     # Counted once, when the grace window ran out: the seat's later decisions are
                     # substituted (random policy) without another fault until it reconnects.
                     return ("fault", DISCONNECT, "still disconnected", False)
-                # Wait for a reconnect within the grace window (the clock keeps running).
-                with trio.move_on_after(match.grace_s):
+                # Wait for a reconnect within the grace window (the clock keeps running); a bot
+                # gone for good (its runner exited) ends the wait at once.
+                with trio.move_on_after(match.grace_s) as self._grace:
                     await self.connected.wait()
+                self._grace = None
+                if self.gone is not None:
+                    continue
                 if self.session is None:
                     self.disconnected_for_good = match.policy == RANDOM
                     return ("fault", DISCONNECT, f"disconnected and not back within {match.grace_s:g} s")
@@ -451,6 +477,8 @@ class RemoteSeat(Seat):
                 return ("ok", index, think_us / 1000.0 if think_us else None)
             if kind == "fault":
                 return ("fault", event[1], event[2])
+            if kind == "gone":
+                continue  # the runner exited: the fault at the top of the loop
             if kind == "reconnect" and self.session is not None and pending.sent_to is not self.session:
                 self.disconnected_for_good = False
                 pending.message = await pending.rebuild(0)  # a new session has no history yet

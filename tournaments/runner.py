@@ -41,7 +41,7 @@ import trio
 
 from ..server.core.game import Outcome
 from ..server.core.record import Record, make_header, outcome_line
-from ..server.faults import ERROR, TimeControl, policy_from_name
+from ..server.faults import CRASH, ERROR, TimeControl, policy_from_name
 from ..server.local import code_version, new_seed
 from ..server.private_files import open_private, private_dir, replace_private
 from ..server.records import cut_torn_tail, write_record
@@ -290,6 +290,11 @@ class Progress:
         self.done += 1
         if self.stream is None:
             return
+        if result.termination == "forfeit" and any(CRASH in kinds for kinds in result.faults.values()):
+            # A bot that failed in its own code is named at once, whatever the bar shows: the
+            # reason is its one line (bot, match, its file:line).
+            line = f"{result.match_id}: {result.reason}"
+            self.stream.write(f"\r{line:<70}\n" if self.tty else f"{line}\n")  # over the bar, on a terminal
         rate = (self.done - self.first) / max(time.monotonic() - self.started, 1e-9)
         if self.total:
             eta = (self.total - self.done) / rate if rate > 0 else float("inf")

@@ -84,7 +84,11 @@ def test_a_quick_bot_that_raises_crashes_and_a_bad_index_is_illegal():
     def boom():
         raise RuntimeError("boom")
 
-    assert _ask_seat(_Local(boom)) == [("fault", CRASH, "bot raised RuntimeError: boom")]
+    # One line naming the bot, its role and its file:line (as the module is found on sys.path).
+    ((fault, kind, detail),) = _ask_seat(_Local(boom))
+    assert (fault, kind) == ("fault", CRASH)
+    assert detail.startswith("bot 'quick' (p1) raised RuntimeError: boom at ")
+    assert detail.endswith(f"test_quick_bots.py:{boom.__code__.co_firstlineno + 1}")
     assert _ask_seat(_Local(lambda: 2)) == [("fault", ILLEGAL, "answered 2; options are 0..1")]
     assert _ask_seat(_Local(lambda: "0")) == [("fault", ILLEGAL, "answered '0'; options are 0..1")]
 
