@@ -473,13 +473,13 @@ def _check_command(python: Path, tail: tuple[str, ...], venv: Path, *, unsandbox
     (socket_dir / SOCKET_NAME).touch()
     slot = SLOTS.take()
     launch = Launch(python=python, argv_tail=tail, read_only=read_only_paths(venv))
-    argv, env, options = sandboxed(launch, socket_dir=socket_dir, token="", limits=SandboxLimits(), slot=slot)
+    argv, env, _ = sandboxed(launch, socket_dir=socket_dir, token="", limits=SandboxLimits(), slot=slot)
 
     def cleanup() -> None:
         SLOTS.give_back(slot)
         shutil.rmtree(socket_dir, ignore_errors=True)
 
-    return argv, env, options, cleanup
+    return argv, env, {"start_new_session": True}, cleanup
 
 
 def _last_line(log: Any) -> str:

@@ -91,8 +91,9 @@ def write_wheel(directory: Path, name: str, version: str, files: dict[str, str],
 
 def bot_module(bot_name: str, games=("schotten-totten",), body: str = "return self.rng.randrange(len(decision.options))",
                imports: str = "") -> str:
-    """The source of a plugin module with one bot ``bot_name`` whose ``choose`` runs ``body``."""
-    return textwrap.dedent(f"""\
+    """The source of a plugin module with one bot ``bot_name`` whose ``choose`` runs ``body``
+    (lines without indentation of their own)."""
+    template = textwrap.dedent(f"""\
         from standoff.sdk import Bot, BotSpec, hookimpl
         {imports}
 
@@ -101,13 +102,13 @@ def bot_module(bot_name: str, games=("schotten-totten",), body: str = "return se
             games = {tuple(games)!r}
 
             def choose(self, decision, view):
-                {body}
-
+        BODY
 
         @hookimpl
         def standoff_bots():
             return [BotSpec.from_class(SubmittedBot)]
         """)
+    return template.replace("BODY\n", textwrap.indent(body.rstrip("\n") + "\n", " " * 8))
 
 
 def bot_files(package: str, source: str) -> dict[str, str]:
