@@ -229,6 +229,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--drain-s takes a number of seconds >= 0, got {args.drain_s}")
     if args.match_workers < 0:
         raise UsageError(f"--match-workers takes 0 (play matches in this process) or more, got {args.match_workers}")
+    submissions = _submissions_folder(args)  # NAME@VERSION bots resolve through it
     hosts = None
     if args.match_workers:
         from .host_pool import ProcessHosts
@@ -252,6 +253,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 limits=limits,
                 drain_s=args.drain_s,
                 verify=not args.no_verify,
+                on_referee=lambda referee: setattr(referee, "submissions", submissions),
                 hosts=hosts,
             )
         )
@@ -412,6 +414,49 @@ def _bot_failed(exc: Exception) -> None:
     cause = exc.__cause__ or exc
     traceback.print_exception(type(cause), cause, cause.__traceback__, file=sys.stderr)
     print(f"standoff: error: {exc}", file=sys.stderr, flush=True)
+
+
+def _submissions_folder(args: argparse.Namespace) -> Path:
+    """``--submissions DIR``, else the data folder's registry (``DATA_DIR/submissions``)."""
+    from .submissions import default_folder
+
+    return Path(args.submissions) if args.submissions else default_folder(args.data_dir)
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    from .submissions import SubmissionError, submit
+
+    folder = _submissions_folder(args)
+    try:
+        found = submit(args.path, args.name, folder, registry=_registry(), bot=args.bot, find_links=args.find_links,
+                       no_index=args.no_index, binary_only=args.binary_only, unsandboxed=args.unsandboxed)
+    except SubmissionError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"registered {found.entrant}: bot {found.bot!r} ({', '.join(found.games)}) from {found.source}; "
+          f"log: {found.log_path}")
+    return 0
+
+
+def cmd_submissions(args: argparse.Namespace) -> int:
+    from .submissions import SubmissionError, format_list, load
+
+    try:
+        items = load(_submissions_folder(args))
+    except SubmissionError as exc:
+        raise UsageError(str(exc)) from None
+    print(format_list([s for s in items if args.all or s.active]))
+    return 0
+
+
+def cmd_retire(args: argparse.Namespace) -> int:
+    from .submissions import SubmissionError, retire
+
+    try:
+        retired = retire(_submissions_folder(args), args.entrant)
+    except SubmissionError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"retired {retired.entrant}: no longer scheduled (its results stay)")
+    return 0
 
 
 def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
@@ -622,6 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="play matches in N worker processes (engine, views, records, built-in bots), this "
                           "process only holding the bot sessions: a split referee (docs/protocol.md); "
                           "default 0: every match in this process")
+    srv.add_argument("--submissions", default=None, metavar="DIR",
+                     help="the registry NAME@VERSION bots are found in (default DATA_DIR/submissions)")
     srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     srv.set_defaults(func=cmd_serve)
 
@@ -697,6 +744,36 @@ def build_parser() -> argparse.ArgumentParser:
     pro.add_argument("--out", required=True, metavar="DIR")
     pro.add_argument("--overwrite", action="store_true", help="replace different files already there")
     pro.set_defaults(func=cmd_proto)
+
+    def registry_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--submissions", default=None, metavar="DIR",
+                       help="the submissions registry (default DATA_DIR/submissions)")
+        p.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="the server's data folder")
+
+    smt = sub.add_parser("submit", help="build a submitted bot (wheel, sdist or project folder) into a venv of its "
+                                        "own, check it in the sandbox and register it as NAME@VERSION")
+    smt.add_argument("path", metavar="PATH", help="a wheel (.whl), an sdist (.tar.gz, .zip) or a project folder")
+    smt.add_argument("--name", required=True, help="the author's name for it: entrants are NAME@1, NAME@2...")
+    smt.add_argument("--bot", default=None, help="the bot to register, if the package has several")
+    smt.add_argument("--find-links", action="append", default=[], metavar="DIR_OR_URL",
+                     help="pip: look for the package's dependencies there too (repeat for more)")
+    smt.add_argument("--no-index", action="store_true", help="pip: no package index, only --find-links")
+    smt.add_argument("--binary-only", action="store_true",
+                     help="accept wheels only, for the package and its dependencies: no build code runs")
+    smt.add_argument("--unsandboxed", action="store_true",
+                     help="check the bot in a plain subprocess (where bubblewrap is missing; it runs as you)")
+    registry_option(smt)
+    smt.set_defaults(func=cmd_submit)
+
+    sbs = sub.add_parser("submissions", help="list the submitted bots (active ones; --all: retired too)")
+    sbs.add_argument("--all", action="store_true", help="retired submissions too")
+    registry_option(sbs)
+    sbs.set_defaults(func=cmd_submissions)
+
+    ret = sub.add_parser("retire", help="retire a submitted bot: never scheduled again, its results kept")
+    ret.add_argument("entrant", metavar="NAME@VERSION")
+    registry_option(ret)
+    ret.set_defaults(func=cmd_retire)
 
     bot = sub.add_parser("bot", help="run a plugin bot as a client of a referee server")
     bot.add_argument("action", choices=["run"])
