@@ -23,10 +23,21 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     Game options, e.g. ``tactics = "off"``; values are strings (quote numbers:
     ``decision_cap = "500"``). Checked by the game itself (``game.rules(ruleset, options)``).
 ``entrants``  (array of strings, required: at least 2, all different)
-    A bot name from the registry that plays the game (``"greedy"``), or ``"remote:NAME"`` for a
+    A bot name from the registry that plays the game (``"greedy"``), ``"remote:NAME"`` for a
     bot that connects to the tournament's referee over the network, NAME matching
-    ``[A-Za-z0-9][A-Za-z0-9_.-]*``. A game with more roles than two needs at least as many
-    entrants as roles.
+    ``[A-Za-z0-9][A-Za-z0-9_.-]*``, or ``"NAME@VERSION"`` (``"alice@2"``), a submitted bot of the
+    ``submissions`` registry (active, and checked on the game). A game with more roles than two
+    needs at least as many entrants as roles. A ladder with ``submissions`` may list fewer (or
+    leave the key out): its rounds add the active submissions.
+``submissions``  (string, optional; default: none)
+    The folder of a submissions registry (``standoff submit --submissions DIR``; docs/submissions.md);
+    a relative path is relative to the current directory, like ``output_dir``. Submitted bots
+    are untrusted: always played by the tournament's referee, in the sandbox. In a ladder, each
+    round's entrants are ``entrants`` (less the submissions retired since) and every active
+    submission that plays the game, in the order registered, fixed when the round's first match
+    is scheduled and recorded in the run folder (``rounds.jsonl``), so a resume plays each
+    round with the entrants it began with. A submission added meanwhile joins at the next
+    round; a retired one is not scheduled again (its matches in a round begun are not played).
 ``format``  (string, default ``"round_robin"``)
     ``round_robin``: every pairing once (one *cycle*); ``double_round_robin``: two cycles;
     ``gauntlet``: each entrant of the ``gauntlet`` list against every entrant not in it;
@@ -141,6 +152,7 @@ __all__ = [
     "ConfigError",
     "TournamentConfig",
     "is_remote",
+    "is_submission",
     "load_config",
     "parse_config",
     "remote_name",
@@ -162,6 +174,7 @@ _TOP_KEYS = (
     "name", "game", "ruleset", "options", "entrants", "format", "gauntlet", "games_per_pairing",
     "paired_seeds", "positions", "match", "time_control", "faults", "concurrency", "workers", "executor",
     "split_referee", "ray_address", "master_seed", "output_dir", "remote_wait_s", "address", "elo",
+    "submissions",
 )
 _MATCH_KEYS = ("games", "target_score")
 _TIME_KEYS = ("bank_ms", "increment_ms", "max_per_decision_ms")
@@ -177,6 +190,13 @@ class ConfigError(ValueError):
         self.key = key
         self.message = " ".join(str(message).split())  # one line, whatever the cause said
         super().__init__(f"{source}: {key}: {self.message}" if key else f"{source}: {self.message}")
+
+
+def is_submission(entrant: str) -> bool:
+    """Whether ``entrant`` names a submitted bot, ``NAME@VERSION`` (:mod:`standoff.server.submissions`)."""
+    from ..server.submissions import is_entrant
+
+    return is_entrant(entrant)
 
 
 def is_remote(entrant: str) -> bool:
@@ -231,6 +251,8 @@ class TournamentConfig:
     address: str = "127.0.0.1:0"
     elo_k: float = 32
     elo_start: float = 1500
+    #: The submissions registry's folder (``NAME@VERSION`` entrants; a ladder adds its active ones).
+    submissions: str | None = None
     #: The game's roles for the ruleset and options, found while validating (see :meth:`roles`).
     game_roles: tuple[str, ...] = ("p1", "p2")
     #: Start positions (position dicts, written whole), played in turn with the seats swapped.
@@ -310,6 +332,8 @@ class TournamentConfig:
                 "elo": {"k": self.elo_k, "start": self.elo_start},
             }
         )
+        if self.submissions is not None:
+            data["submissions"] = self.submissions
         return data
 
     @classmethod
@@ -472,10 +496,16 @@ class _Parser:
         rules = self._rules(game, ruleset, options, "options")
         roles = tuple(rules.roles)
 
-        # entrants
-        if "entrants" not in data:
+        # submissions, entrants
+        submissions = None
+        if "submissions" in data:
+            submissions = self.string(data["submissions"], "submissions")
+            if not submissions.strip():
+                self.fail("submissions", "expected a folder path, got an empty string")
+        open_ladder = submissions is not None and data.get("format") == "ladder"
+        if "entrants" not in data and not open_ladder:
             self.fail("entrants", "required: an array of at least 2 bot names or \"remote:NAME\"")
-        entrants = self.names(data["entrants"], "entrants")
+        entrants = self.names(data.get("entrants", []), "entrants")
         seen: set[str] = set()
         for i, entrant in enumerate(entrants):
             key = f"entrants[{i}]"
@@ -490,6 +520,9 @@ class _Parser:
                         "[A-Za-z0-9][A-Za-z0-9_.-]*",
                     )
                 continue
+            if is_submission(entrant):
+                self._submission(entrant, key, submissions, game_name, open_ladder)
+                continue
             spec = self.registry.bots.get(entrant)
             if spec is None:
                 known = ", ".join(sorted(self.registry.bots)) or "none"
@@ -498,7 +531,7 @@ class _Parser:
             if not spec.plays(game_name):
                 self.fail(key, f"bot {entrant!r} does not play {game_name} (it plays {', '.join(spec.games)})")
         minimum = max(2, len(roles))
-        if len(entrants) < minimum:
+        if len(entrants) < minimum and not open_ladder:
             self.fail("entrants", f"expected at least {minimum} entrants, got {len(entrants)}")
 
         # format, gauntlet
@@ -620,6 +653,7 @@ class _Parser:
             address=address,
             elo_k=elo_k,
             elo_start=elo_start,
+            submissions=submissions,
             game_roles=roles,
             positions=positions,
             **times,
@@ -663,6 +697,20 @@ class _Parser:
             self.fail("games_per_pairing", f"must be a multiple of {block} with {len(loaded)} position(s) "
                       f"(each played once per seating), got {games_per_pairing}")
         return tuple(loaded)
+
+    def _submission(self, entrant: str, key: str, folder: str | None, game: str, ladder: bool) -> None:
+        """An entrant ``NAME@VERSION``: a submission of the registry, that plays ``game``, active
+        (a ladder's may be retired since: its rounds leave it out)."""
+        from ..server.submissions import SubmissionError, lookup, resolve
+
+        if folder is None:
+            self.fail(key, f"{entrant!r} names a submitted bot: say where the registry is (submissions = \"DIR\")")
+        try:
+            found = lookup(folder, entrant)
+            if not (ladder and found is not None and not found.active):
+                resolve(folder, entrant, game)
+        except SubmissionError as exc:
+            self.fail(key, str(exc))
 
     def _rules(self, game: Any, ruleset: str | None, options: dict[str, str] | None, key: str) -> Any:
         from ..server.core.game import RulesError

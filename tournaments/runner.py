@@ -47,13 +47,14 @@ from ..server.private_files import open_private, private_dir, replace_private
 from ..server.records import cut_torn_tail, write_record
 from ..server.plugins import PLUGINS_ENV
 from ..server.core.seeds import derive_seed
-from .config import TournamentConfig, is_remote, remote_name
+from .config import TournamentConfig, is_remote, is_submission, remote_name
 from .executors import MatchCrashed, MatchExecutor, RunError, make_executor, store_records
 from .errors import ClusterFailed
 from .model import MatchSpec, Result
 from .ratings import elo_update
 from ..server.ledger import LedgerWriter, digests
 from .report import elo_text, read_results, write_outputs
+from .rosters import ROUNDS_FILE, Rosters
 from .schedule import ladder_round, schedule, untrusted_entrants
 from .series import Series, result_of_game
 from .worker import add_fallbacks
@@ -102,7 +103,7 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bo
     wanted = json.dumps(config.to_json(), sort_keys=True, indent=2) + "\n"
     results_path = folder / "results.jsonl"
     if fresh:
-        for name in ("results.jsonl", "elo.jsonl", "ratings.json", SECRET_SEED_FILE):
+        for name in ("results.jsonl", "elo.jsonl", "ratings.json", SECRET_SEED_FILE, ROUNDS_FILE):
             (folder / name).unlink(missing_ok=True)
         for record in (folder / "records").glob("*.jsonl"):
             record.unlink()
@@ -224,12 +225,14 @@ class ResultWriter:
     line carries its records' digests and the digest of the line before it
     (:mod:`standoff.server.ledger`)."""
 
-    def __init__(self, folder: Path, done: list[Result], config: TournamentConfig) -> None:
+    def __init__(self, folder: Path, done: list[Result], config: TournamentConfig,
+                 entrants: list[str] | None = None) -> None:
         self.folder = folder
         self.results = list(done)
         self.k, self.start = config.elo_k, config.elo_start
         # elo.jsonl is derived: rewrite it from the results so far, then append as they come.
-        write_outputs(folder, self.results, entrants=list(config.entrants), k=self.k, start=self.start)
+        write_outputs(folder, self.results, entrants=entrants if entrants is not None else list(config.entrants),
+                      k=self.k, start=self.start)
         self.elo = {}
         for result in self.results:
             self._update_elo(result)
@@ -370,6 +373,8 @@ class Executor:
         ``error`` result, never a win or a draw; the run goes on. ``embargo``: the referee
         withholds the record and seed until that group is released (paired legs)."""
         absent = [e for e in spec.seats if e in self.absent]
+        if retired := self._retired(spec):
+            return await self._without_result(spec, "not_played", f"retired: {', '.join(retired)}")
         if self.ladder and self.referee is not None:
             absent += [e for e in spec.seats if is_remote(e) and remote_name(e) not in self.referee.sessions]
         if absent:
@@ -401,6 +406,17 @@ class Executor:
                 self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {result.reason}")
             return result
         return await self._on_referee(spec, embargo)
+
+    def _retired(self, spec: MatchSpec) -> list[str]:
+        """The submissions of ``spec`` retired since its round began (a ladder's round keeps its
+        entrants; their matches not yet begun are not played)."""
+        names = [e for e in spec.seats if is_submission(e)]
+        if not names or self.config.submissions is None:
+            return []
+        from ..server.submissions import load
+
+        active = {s.entrant for s in load(self.config.submissions) if s.active}
+        return sorted(e for e in set(names) if e not in active)
 
     async def _without_result(self, spec: MatchSpec, termination: str, reason: str) -> Result:
         """A result that counts for nobody, with a record (header and outcome line) that says why."""
@@ -481,16 +497,29 @@ class Executor:
 
 
 def _specs(config: TournamentConfig, ladder: bool, first: int, rounds: int | None,
-           untrusted: frozenset[str] = frozenset()) -> Iterator[MatchSpec]:
+           untrusted: frozenset[str] = frozenset(), rosters: Rosters | None = None) -> Iterator[MatchSpec]:
     """The matches to play: the schedule, or ladder rounds ``first``, ``first + 1``... (``rounds``
-    of them, or without end). ``untrusted``: the entrants whose pairings are played unpaired."""
+    of them, or without end). ``untrusted``: the entrants whose pairings are played unpaired.
+    ``rosters``: a ladder open to submissions, each round with the entrants it has (recorded
+    when its first match is scheduled)."""
     if not ladder:
         yield from schedule(config, untrusted=untrusted)
         return
     number = first
     while rounds is None or number < first + rounds:
-        yield from ladder_round(config, number, untrusted=untrusted)
+        yield from _round(config, number, untrusted, rosters)
         number += 1
+
+
+def _round(config: TournamentConfig, number: int, untrusted: frozenset[str],
+           rosters: Rosters | None) -> list[MatchSpec]:
+    """Ladder round ``number``: among the config's entrants, or those its roster has."""
+    if rosters is None:
+        return ladder_round(config, number, untrusted=untrusted)
+    item = rosters.round(number)
+    submitted = frozenset(e for e in item.entrants if is_submission(e))
+    return ladder_round(rosters.config_of(item), number, untrusted=untrusted | submitted,
+                        first_index=item.first_index)
 
 
 def _unpaired_notice(config: TournamentConfig, untrusted: frozenset[str]) -> str | None:
@@ -502,13 +531,17 @@ def _unpaired_notice(config: TournamentConfig, untrusted: frozenset[str]) -> str
             "each leg's deal to an entrant seated in both)")
 
 
-def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: frozenset[str], folder: Path) -> None:
+def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: frozenset[str], folder: Path,
+                    rosters: Rosters | None = None) -> None:
     """Refuse to resume results that the schedule no longer gives (seed, seats, pair, leg): a
     run begun by a version that paired the legs of untrusted entrants would mix the two."""
     if not done:
         return
     # A finite format may be run as a ladder too (`standoff ladder`): its rounds' ids are apart.
-    specs = [m for r in sorted({res.round for res in done}) for m in ladder_round(config, r, untrusted=untrusted)]
+    rounds = sorted({res.round for res in done})
+    if rosters is not None:  # a ladder open to submissions: the rounds recorded
+        rounds = [r for r in rounds if r in rosters.rounds]
+    specs = [m for r in rounds for m in _round(config, r, untrusted, rosters)]
     if config.format != "ladder":
         specs += schedule(config, untrusted=untrusted)
     by_id = {spec.match_id: spec for spec in specs}
@@ -522,13 +555,16 @@ def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: fro
                 "the run again")
 
 
-def _first_round(config: TournamentConfig, done: list[Result]) -> int:
+def _first_round(config: TournamentConfig, done: list[Result], rosters: Rosters | None = None) -> int:
     """The ladder round to go on with: the last one begun, unless every match of it is done."""
-    if not done:
+    if rosters is not None and rosters.rounds:  # a round is begun once its entrants are recorded
+        last = max(rosters.rounds)
+    elif not done:
         return 1
-    last = max(result.round for result in done)
+    else:
+        last = max(result.round for result in done)
     done_ids = {result.match_id for result in done}
-    return last + 1 if all(m.match_id in done_ids for m in ladder_round(config, last)) else last
+    return last + 1 if all(m.match_id in done_ids for m in _round(config, last, frozenset(), rosters)) else last
 
 
 @dataclass
@@ -540,6 +576,11 @@ class Prepared:
     folder: Path
     done: list[Result]
     withheld: dict[str, list[str]]  # embargo group -> record match ids of finished legs
+    rosters: Rosters | None = None  # a config with submissions: each ladder round's entrants
+
+    def entrants(self) -> list[str]:
+        """Every entrant of the run so far (a ladder's submissions included), for the ratings."""
+        return self.rosters.everyone() if self.rosters is not None else list(self.config.entrants)
 
 
 def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, verify: bool = True) -> Prepared:
@@ -550,7 +591,8 @@ def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, ver
     whose results or records were changed."""
     folder, done = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
     resolved = resolve_master_seed(config, folder)
-    _check_schedule(resolved, done, untrusted_entrants(resolved, registry), folder)
+    rosters = Rosters(resolved, folder) if resolved.submissions is not None else None
+    _check_schedule(resolved, done, untrusted_entrants(resolved, registry), folder, rosters)
     executor = Executor(resolved, folder, registry, None, None)
     legs: dict[int, list[Result]] = {}
     for result in done:
@@ -562,7 +604,7 @@ def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, ver
                          tuple(results[0].seats.values()), results[0].seed, pair, results[0].leg)
         if len(results) < len(resolved.game_roles) and not executor.local(spec):
             withheld[_group(pair)] = [Path(name).stem for r in results for name in r.records]
-    return Prepared(resolved, folder, done, withheld)
+    return Prepared(resolved, folder, done, withheld, rosters)
 
 
 def _group(pair: int) -> str:
@@ -594,12 +636,14 @@ async def run_schedule(
         for group, ids in prepared.withheld.items():
             referee.withhold(group, ids)
     done_ids = {r.match_id for r in done}
-    writer = ResultWriter(folder, done, config)
+    writer = ResultWriter(folder, done, config, prepared.entrants())
     is_ladder = ladder or config.format == "ladder"
     endless = is_ladder and rounds is None
     # `--rounds N` plays N rounds from where the run stands (a round begun counts as the first).
     untrusted = untrusted_entrants(config, registry)
-    specs = _specs(config, is_ladder, _first_round(config, done) if is_ladder else 1, rounds, untrusted)
+    rosters = prepared.rosters if is_ladder else None
+    specs = _specs(config, is_ladder, _first_round(config, done, rosters) if is_ladder else 1, rounds, untrusted,
+                   rosters)
     total, already = None, 0
     if not endless:
         finite = list(specs)
@@ -694,7 +738,7 @@ async def run_schedule(
         writer.close()
         with trio.CancelScope(shield=True):
             await pool.aclose()
-    ratings = write_outputs(folder, writer.results, entrants=list(config.entrants), k=config.elo_k,
+    ratings = write_outputs(folder, writer.results, entrants=prepared.entrants(), k=config.elo_k,
                             start=config.elo_start)
     return RunSummary(folder, writer.results, ratings, complete)
 
@@ -751,7 +795,10 @@ async def _wait_for_remotes(config: TournamentConfig, referee: Any | None, execu
 
 def needs_referee(config: TournamentConfig, registry: Any) -> bool:
     """Whether some entrant must play through the referee server (remote, or an untrusted
-    plugin bot, which runs in a subprocess of its own)."""
+    plugin bot, which runs in a subprocess of its own), or may (submissions, a ladder's later ones
+    too)."""
+    if config.submissions is not None:
+        return True
     for entrant in config.entrants:
         if is_remote(entrant):
             return True
@@ -850,6 +897,8 @@ def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> 
         # leg whose partner is still to be played.
         for group, ids in prepared.withheld.items():
             referee.withhold(group, ids)
+        if config.submissions is not None:  # NAME@VERSION entrants resolve through it
+            referee.submissions = Path(config.submissions)
 
     async def main() -> RunSummary:
         running = await start_server(

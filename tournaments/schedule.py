@@ -137,17 +137,19 @@ def schedule(config: TournamentConfig, *, untrusted: Iterable[str] = ()) -> list
 
 def ladder_round(
     config: TournamentConfig, round_number: int, entrants: list[str] | tuple[str, ...] | None = None, *,
-    untrusted: Iterable[str] = (),
+    untrusted: Iterable[str] = (), first_index: int | None = None,
 ) -> list[MatchSpec]:
     """The matches of ladder round ``round_number`` (from 1): every pairing among ``entrants``
     (default: all of ``config.entrants``) with ``games_per_pairing`` games, like one round-robin
     cycle. With a subset, the full round filtered to its pairings: indices, ids and seeds are those
     of the full round (see the module docstring). ``ValueError`` for a name not among the
-    entrants. ``untrusted``: as for :func:`schedule`."""
+    entrants. ``untrusted``: as for :func:`schedule`. ``first_index``: the index of the round's
+    first match, instead of ``(round_number - 1) * M`` (a ladder whose rounds have entrants of
+    their own numbers each round on from where the one before ended)."""
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise ValueError(f"round_number must be a whole number >= 1, got {round_number!r}")
     full = _cycle(config, round_number, pairings(config, round_robin=True), f"r{round_number:03d}",
-                  _unpaired(config, untrusted))
+                  _unpaired(config, untrusted), first_index)
     if entrants is None:
         return full
     unknown = [e for e in entrants if e not in config.entrants]
@@ -163,9 +165,10 @@ def _unpaired(config: TournamentConfig, untrusted: Iterable[str]) -> frozenset[s
 
 
 def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], prefix: str,
-           unpaired: frozenset[str]) -> list[MatchSpec]:
-    """One cycle (or ladder round) over ``groups``, numbered from ``(cycle - 1) * len(result)``;
-    the pairings with an entrant of ``unpaired`` are played unpaired."""
+           unpaired: frozenset[str], first_index: int | None = None) -> list[MatchSpec]:
+    """One cycle (or ladder round) over ``groups``, numbered from ``first_index`` (default
+    ``(cycle - 1) * len(result)``); the pairings with an entrant of ``unpaired`` are played
+    unpaired."""
     if config.master_seed is None:
         # Never derive seeds from a placeholder: a run resolves its secret seed first
         # (runner.resolve_master_seed).
@@ -177,7 +180,7 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
     position = {entrant: i for i, entrant in enumerate(config.entrants)}
     labels = {entrant: _UNSAFE.sub("_", entrant)[:_LABEL_MAX] for entrant in config.entrants}
     matches: list[MatchSpec] = []
-    index = (cycle - 1) * per_cycle
+    index = (cycle - 1) * per_cycle if first_index is None else first_index
     for group in groups:
         names = sorted(group)
         base = sum(position[e] for e in group) + 1 + (cycle - 1)
