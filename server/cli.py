@@ -255,11 +255,41 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 verify=not args.no_verify,
                 on_referee=lambda referee: setattr(referee, "submissions", submissions),
                 hosts=hosts,
+                sandbox=_sandbox(args),
             )
         )
     except (ServeError, RegistryError) as exc:  # e.g. the port is taken, the token file is broken
         raise UsageError(str(exc)) from None
     return 0
+
+
+def _sandbox(args: argparse.Namespace):
+    """The untrusted bots' sandbox as ``standoff serve``'s flags set it (:mod:`.sandbox`)."""
+    from .sandbox import LIMIT_NAMES, Sandbox, SandboxLimits
+
+    limits = SandboxLimits(**{name: getattr(args, f"sandbox_{name}") for name in LIMIT_NAMES})
+    return Sandbox(enabled=not args.unsandboxed, limits=limits, uid_base=args.sandbox_uid_base)
+
+
+def _sandbox_flags(parser: argparse.ArgumentParser) -> None:
+    """``--unsandboxed`` and ``--sandbox-NAME N`` for each limit of the sandbox."""
+    from .sandbox import DEFAULT_UID_BASE, LIMIT_NAMES, SandboxLimits
+
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="run untrusted plugin bots as plain subprocesses with this server's user, "
+                             "environment, files and network (no bubblewrap sandbox): only bots you trust")
+    defaults = SandboxLimits()
+    helps = {"memory_mb": "address space per process, MiB", "cpu_s_per_match": "CPU seconds per process",
+             "processes": "processes and threads (enforced when the server runs as root)",
+             "open_files": "open files per process", "file_size_mb": "largest file it may write, MiB",
+             "tmp_mb": "size of its private /tmp, MiB"}
+    for name in LIMIT_NAMES:
+        parser.add_argument(f"--sandbox-{name.replace('_', '-')}", dest=f"sandbox_{name}", type=_positive,
+                            default=getattr(defaults, name), metavar="N",
+                            help=f"each sandboxed bot: {helps[name]} (default %(default)s)")
+    parser.add_argument("--sandbox-uid-base", type=_positive, default=DEFAULT_UID_BASE, metavar="UID",
+                        help="as root, sandboxed bots run as UID, UID+1, ... (one per bot running at once; "
+                             "default %(default)s)")
 
 
 def cmd_token(args: argparse.Namespace) -> int:
@@ -470,6 +500,10 @@ def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
         config = load_config(args.config, registry=registry)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    if args.unsandboxed:
+        import dataclasses
+
+        config = dataclasses.replace(config, unsandboxed=True)
     if ladder and config.format != "ladder" and args.rounds is None:
         print("standoff: note: running the entrants as a ladder until stopped (Ctrl-C)", file=sys.stderr)
 
@@ -667,6 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="play matches in N worker processes (engine, views, records, built-in bots), this "
                           "process only holding the bot sessions: a split referee (docs/protocol.md); "
                           "default 0: every match in this process")
+    _sandbox_flags(srv)
     srv.add_argument("--submissions", default=None, metavar="DIR",
                      help="the registry NAME@VERSION bots are found in (default DATA_DIR/submissions)")
     srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -709,6 +744,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
     tour.add_argument("config")
     tour.add_argument("--fresh", action="store_true", help="discard an earlier run of this config")
+    tour.add_argument("--unsandboxed", action="store_true",
+                      help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
     tour.add_argument("--no-verify", action="store_true",
                       help="resume without checking the results already there against their records")
     data_options(tour)
@@ -719,6 +756,8 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--rounds", type=_positive, default=None, metavar="N",
                      help="play N more rounds, from where the run stands, then stop (default: until Ctrl-C)")
     lad.add_argument("--fresh", action="store_true")
+    lad.add_argument("--unsandboxed", action="store_true",
+                     help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
     lad.add_argument("--no-verify", action="store_true",
                      help="resume without checking the results already there against their records")
     data_options(lad)

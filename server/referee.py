@@ -34,6 +34,8 @@ from .local import code_version, new_seed
 from .match import RETRIED, Ask, MatchDriver, bot_seed
 from .plugins import PLUGINS_ENV
 from .records import RecordFile
+from .sandbox import Launch, Sandbox, plugin_launch
+from .submissions import SubmissionError, is_entrant, resolve
 from .seats import HostedSeat, InProcessSeat, LocalSeat, RemoteSeat, RunnerSeat, Seat
 from .sessions import (
     LOG_EVERY,
@@ -137,6 +139,10 @@ class Match:
 class Referee:
     """Owns every session and match of a server."""
 
+    #: The registry ``NAME@VERSION`` bots are found in (:mod:`.submissions`): ``standoff serve
+    #: --submissions``, a tournament's ``submissions``; None: no submitted bot plays here.
+    submissions: Path | None = None
+
     def __init__(
         self,
         bridge: TrioBridge,
@@ -150,8 +156,14 @@ class Referee:
         ledger: bool = True,
         verify: bool = True,
         hosts: HostPool | None = None,
+        sandbox: Sandbox | None = None,
+        socket_dir: Path | None = None,
     ) -> None:
         self.bridge = bridge
+        # How untrusted plugin bots run (:mod:`.sandbox`): sandboxed, their one channel the Unix
+        # socket in ``socket_dir`` (None: the server does not listen on one).
+        self.sandbox = sandbox if sandbox is not None else Sandbox()
+        self.socket_dir = socket_dir
         # Split referee: matches are played by hosts (worker processes, Ray actors), this process
         # only holds sessions and routes bytes. None: every match is played here.
         self.hosts = hosts
@@ -520,6 +532,12 @@ class Referee:
             if not name:
                 raise MatchError(f"{bot!r}: remote bots are written remote:NAME")
             return RemoteSeat(role, bot, name)
+        if is_entrant(bot):  # a submitted bot, NAME@VERSION: untrusted, run from its own venv
+            try:
+                submission = resolve(self.submissions, bot, game.name)
+            except SubmissionError as exc:
+                raise MatchError(str(exc)) from None
+            return self._runner_seat(role, bot, match_id, submission.launch())
         try:
             spec = self.registry.bot(bot)
         except LookupError as exc:
@@ -530,7 +548,23 @@ class Referee:
             return HostedSeat(role, bot)
         if spec.trusted:
             return LocalSeat(role, bot, InProcessSeat(spec.factory(bot_seed(seed, role, leg)), game, match_id))
-        return RunnerSeat(role, bot, f"plugin:{bot}:{match_id}:{role}")
+        return self._runner_seat(role, bot, match_id, plugin_launch(bot))
+
+    def _runner_seat(self, role: str, bot: str, match_id: str, launch: Launch) -> RunnerSeat:
+        """The seat of an untrusted bot, run by ``launch``: in a sandbox, unless the organiser
+        said ``--unsandboxed``; refused (one line naming the package to install) where no
+        sandbox can be made."""
+        seat = RunnerSeat(role, bot, f"plugin:{bot}:{match_id}:{role}")
+        seat.match_id = match_id
+        if self.sandbox.enabled:
+            refusal = self.sandbox.refusal(bot)
+            if refusal is None and self.socket_dir is None:
+                refusal = f"bot {bot!r} is an untrusted plugin and runs only in a sandbox: this referee has no socket for it"
+            if refusal is not None:
+                raise MatchError(refusal)
+            seat.sandbox, seat.socket_dir = self.sandbox, self.socket_dir
+        seat.launch = launch
+        return seat
 
     def start_match(self, match: Match) -> None:
         assert self.nursery is not None

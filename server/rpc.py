@@ -18,6 +18,7 @@ import contextlib
 import errno
 import ipaddress
 import secrets
+import shutil
 import signal
 import socket
 import sys
@@ -42,6 +43,7 @@ from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
 from .host_pool import HostPool
 from .referee import MatchError, Referee, ShuttingDown
+from .sandbox import SOCKET_NAME, Sandbox, backend_problem, open_socket, private_socket_dir
 from .sessions import UNDECODABLE, Ending, Session
 from .verify import VerifyError
 
@@ -468,8 +470,10 @@ class RunningServer:
     def __init__(
         self, server: grpc.aio.Server, bridge: TrioBridge, referee: Referee, address: str,
         watcher: asyncio.Task | None = None, servicer: RefereeServicer | None = None,
+        socket_dir: Path | None = None,
     ) -> None:
         self.server = server
+        self.socket_dir = socket_dir  # the private folder of the sandboxes' Unix socket, if any
         self.bridge = bridge
         self.referee = referee
         self.address = address
@@ -518,6 +522,8 @@ class RunningServer:
                 await self.watcher
         await self.server.stop(grace)
         await self.bridge.stop()
+        if self.socket_dir is not None:
+            shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
 def _in_use(address: str) -> bool:
@@ -600,6 +606,7 @@ async def start_server(
     verify: bool = True,
     on_referee: Callable[[Referee], None] | None = None,
     hosts: HostPool | None = None,
+    sandbox: Sandbox | None = None,
 ) -> RunningServer:
     """Bind, start trio and the referee, and serve. Raises :class:`ServeError`.
 
@@ -607,7 +614,9 @@ async def start_server(
     results are its ledger); ``verify``: check it at start and refuse to serve if it or a record
     was changed. ``on_referee(referee)`` runs before the first call is taken. ``hosts``: a split
     referee, its matches played by these hosts (:class:`~.host_pool.ProcessHosts`...) and this
-    process only holding sessions and routing their bytes."""
+    process only holding sessions and routing their bytes. ``sandbox``: how untrusted plugin bots
+    run (default: sandboxed, :mod:`.sandbox`); sandboxed, the server also listens on a Unix
+    socket in a private folder, their only channel to it."""
     if tls is None and not insecure and not is_loopback(address):
         raise ServeError(
             f"refusing plaintext on non-loopback address {address}: give --tls-cert/--tls-key, "
@@ -631,13 +640,17 @@ async def start_server(
     else:
         port = _bind(server, address)
     bound = f"{address.rsplit(':', 1)[0]}:{port}"
+    sandbox = sandbox or Sandbox()
+    socket_dir = _sandbox_socket(server, sandbox)
     bridge = TrioBridge()
     referee = Referee(bridge, tokens, registry, data_dir, grace_s=grace_s, inbox_limit=inbox_limit, address=bound,
-                      ledger=ledger, verify=verify, hosts=hosts)
+                      ledger=ledger, verify=verify, hosts=hosts, sandbox=sandbox, socket_dir=socket_dir)
     try:
         await bridge.start(referee.run)
     except BaseException as exc:  # the referee could not start: trio's nurseries wrap the reason
         await server.stop(None)
+        if socket_dir is not None:
+            shutil.rmtree(socket_dir, ignore_errors=True)
         found = exc.split(VerifyError)[0] if isinstance(exc, BaseExceptionGroup) else exc
         while isinstance(found, BaseExceptionGroup):
             found = found.exceptions[0]
@@ -653,6 +666,8 @@ async def start_server(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     _enable_reflection(server)
     await server.start()
+    if socket_dir is not None:
+        open_socket(socket_dir)
     for name in ("", SERVICE):
         result = health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         if asyncio.iscoroutine(result):
@@ -662,7 +677,24 @@ async def start_server(
     log.info("serving", address=bound, tls=tls is not None, max_sessions_per_bot=limits.max_sessions_per_bot,
              rate_limit=limits.rate_limit, rate_burst=limits.rate_burst,
              matches=hosts.description if hosts is not None else "played in this process")
-    return RunningServer(server, bridge, referee, bound, watcher, servicer)
+    return RunningServer(server, bridge, referee, bound, watcher, servicer, socket_dir)
+
+
+def _sandbox_socket(server: grpc.aio.Server, sandbox: Sandbox) -> Path | None:
+    """Listen on a Unix socket for sandboxed bots (they have no network), in a new private
+    folder (``0700``); None when no bot will be sandboxed (``--unsandboxed``, or no bubblewrap:
+    the referee then refuses untrusted bots). Plaintext: only this user and the sandboxes, which
+    it is bound into, reach it; a bot still needs its seat's token."""
+    if not sandbox.enabled or backend_problem() is not None:
+        return None
+    folder = private_socket_dir()
+    try:
+        if not server.add_insecure_port(f"unix:{folder / SOCKET_NAME}"):
+            raise RuntimeError("no port")
+    except RuntimeError:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise ServeError(f"cannot listen on a Unix socket in {folder} for the sandboxed bots") from None
+    return folder
 
 
 #: Seconds running matches get to finish on SIGTERM/SIGINT (`standoff serve --drain-s`).

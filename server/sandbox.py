@@ -52,6 +52,7 @@ its own match; the referee, its other matches and the other sandboxes never see 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import os
@@ -88,6 +89,11 @@ __all__ = [
 INSIDE_SOCKET = "/run/standoff/referee.sock"
 #: The socket's file name in the referee's private folder (:func:`private_socket_dir`).
 SOCKET_NAME = "referee.sock"
+#: The key of :attr:`Sandboxed.options` that tells :func:`start_runner` it starts a sandbox.
+SANDBOXED = "sandboxed"
+#: Seconds a killed sandbox gets to be gone (its PID namespace torn down) before its process
+#: group is killed as well.
+KILL_WAIT_S = 2.0
 #: What to install where bubblewrap is missing (the one line a refusal names).
 INSTALL_HINT = "apt-get install bubblewrap"
 #: The first uid of the sandboxes when the server is root: far above any user or subordinate-uid
@@ -145,6 +151,14 @@ class Launch:
     read_only: tuple[Path, ...]
     env: tuple[tuple[str, str], ...] = ()
 
+    def at(self, address: str) -> tuple[str, ...]:
+        """``argv_tail`` with its ``--address`` value replaced by ``address`` (unsandboxed: the
+        referee's TCP address)."""
+        tail = list(self.argv_tail)
+        if "--address" in tail[:-1]:
+            tail[tail.index("--address") + 1] = address
+        return tuple(tail)
+
 
 def runner_argv(name: str, address: str = f"unix:{INSIDE_SOCKET}") -> tuple[str, ...]:
     """The tail of the command that plays one match as bot ``name`` through the SDK."""
@@ -157,11 +171,11 @@ def plugin_launch(name: str) -> Launch:
     packages are imported from (an editable install maps them into a source tree), and the
     ``PYTHONPATH`` entries and ``$STANDOFF_PLUGINS`` modules the server was given."""
     env = tuple((key, os.environ[key]) for key in CODE_ENV if os.environ.get(key))
-    return Launch(Path(sys.executable), runner_argv(name), _environment_paths(), env)
+    return Launch(Path(sys.executable), runner_argv(name), _environment_paths(os.environ.get("PYTHONPATH", "")), env)
 
 
-@functools.lru_cache(maxsize=1)
-def _environment_paths() -> tuple[Path, ...]:
+@functools.lru_cache(maxsize=4)
+def _environment_paths(pythonpath: str) -> tuple[Path, ...]:
     paths = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent}
     import site
 
@@ -170,7 +184,7 @@ def _environment_paths() -> tuple[Path, ...]:
         spec = importlib.util.find_spec(f"standoff.{package}")
         if spec is not None and spec.submodule_search_locations:
             paths.update(Path(p) for p in spec.submodule_search_locations)
-    paths.update(Path(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p))
+    paths.update(Path(p) for p in pythonpath.split(os.pathsep) if os.path.isabs(p))
     return _outermost(p for p in paths if p.exists())
 
 
@@ -218,7 +232,8 @@ def _backend_problem() -> str | None:
 
 class Sandboxed(NamedTuple):
     """How to start a sandboxed bot: ``argv`` (``prlimit ... bwrap ... python ...``), its whole
-    environment ``env``, and ``options`` for :func:`start_runner` / :class:`subprocess.Popen`.
+    environment ``env``, and ``options`` for :func:`start_runner` (:class:`subprocess.Popen`'s,
+    and :data:`SANDBOXED`).
     No ``preexec_fn``: the uid switch is ``setpriv``'s and the limits ``prlimit``'s, in the
     command itself (a Python function between fork and exec is unsafe in a threaded server)."""
 
@@ -252,7 +267,7 @@ def sandboxed(launch: Launch, *, socket_dir: Path, token: str, limits: SandboxLi
     argv += [str(launch.python), *launch.argv_tail]
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", **dict(launch.env),
            "STANDOFF_TOKEN": token}
-    return Sandboxed(argv, env, {"start_new_session": True})
+    return Sandboxed(argv, env, {"start_new_session": True, SANDBOXED: True})
 
 
 def _tool(name: str) -> str:
@@ -265,8 +280,9 @@ def _filesystem(launch: Launch, socket_dir: Path, tmp_bytes: int) -> list[str]:
     size-limited tmpfs /tmp and /dev/shm. Folders made on the way are ``0755``, so that a
     sandbox uid can pass through to a bound path (its host parent, e.g. ``/root``, may be
     ``0700``: the sandbox does not see it)."""
-    args: list[str] = []
-    made: set[str] = {"/"}
+    # /tmp first: a path bound below it (a plugin in a temporary folder) goes on top of it.
+    args: list[str] = ["--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
+    made: set[str] = {"/", "/tmp"}
 
     def parents(path: str) -> None:
         parent = os.path.dirname(path)
@@ -285,6 +301,11 @@ def _filesystem(launch: Launch, socket_dir: Path, tmp_bytes: int) -> list[str]:
         if os.path.isdir(folder):
             args.extend(["--ro-bind", folder, folder])
             made.add(folder)
+    # The private /tmp before the read-only binds: bwrap mounts in order, and a path bound
+    # under /tmp (a registry or PYTHONPATH folder there) would be hidden by a later tmpfs.
+    args.extend(["--proc", "/proc", "--dev", "/dev",
+                 "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/dev/shm"])
+    made.update(("/proc", "/dev", "/tmp", "/dev/shm"))
     for path in _outermost(launch.read_only):
         text = str(path)
         if any(text == d or text.startswith(d + "/") for d in SYSTEM_DIRS):
@@ -294,9 +315,6 @@ def _filesystem(launch: Launch, socket_dir: Path, tmp_bytes: int) -> list[str]:
         made.add(text)
     parents(INSIDE_SOCKET)
     args.extend(["--bind", str(Path(socket_dir) / SOCKET_NAME), INSIDE_SOCKET])
-    args.extend(["--proc", "/proc", "--dev", "/dev",
-                 "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
-                 "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/dev/shm"])
     return args
 
 
@@ -370,8 +388,9 @@ class RunnerProcess:
     fires when the *thread* that forked it ends, and trio's worker threads end when idle; the
     referee's own thread lives as long as the referee."""
 
-    def __init__(self, popen: subprocess.Popen) -> None:
+    def __init__(self, popen: subprocess.Popen, sandboxed: bool = False) -> None:
         self.popen = popen
+        self.sandboxed = sandboxed
         self.pid = popen.pid
         self._pidfd = os.pidfd_open(popen.pid)
 
@@ -386,14 +405,24 @@ class RunnerProcess:
         return self.popen.returncode
 
     def kill(self) -> None:
-        """End it now and everything in its sandbox (bwrap's init dies with bwrap; the kernel
-        then kills the whole PID namespace); unsandboxed, its process group."""
+        """End it now, and everything in its sandbox; unsandboxed, its process group."""
         if self.popen.returncode is not None:
             return
-        try:
-            os.killpg(self.pid, signal.SIGKILL)  # start_new_session: its group is its pid
-        except (ProcessLookupError, PermissionError):
-            pass
+        if self.sandboxed:
+            # bwrap's child is the sandbox's PID 1: killed, the kernel kills and reaps every
+            # process of the namespace before it is gone, and only then does bwrap exit. So once
+            # bwrap is reaped, nothing of the sandbox is left (killing bwrap first would leave
+            # the namespace's end to happen later, unwatched).
+            for child in _children(self.pid):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(child, signal.SIGKILL)
+            return
+        self.kill_group()
+
+    def kill_group(self) -> None:
+        """SIGKILL its process group (``start_new_session``: the group's id is its pid)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
 
     def _close(self) -> None:
         if self._pidfd >= 0:
@@ -407,13 +436,33 @@ class RunnerProcess:
             return await self.wait()
         finally:
             if self.popen.returncode is None:
-                self.kill()
                 with trio.CancelScope(shield=True):
-                    await self.wait()
+                    await self.stop()
+
+    async def stop(self) -> None:
+        """Kill it (:meth:`kill`) and wait until it is gone; a sandbox whose bwrap is still
+        there after :data:`KILL_WAIT_S` (no child found to kill) loses its process group."""
+        self.kill()
+        with trio.move_on_after(KILL_WAIT_S):
+            await self.wait()
+        if self.popen.returncode is None:
+            self.kill_group()
+            await self.wait()
 
 
 def start_runner(argv: list[str], env: dict[str, str], options: dict[str, object] | None = None,
                  **popen: object) -> RunnerProcess:
     """Start ``argv`` (stdin empty) on this thread; ``popen`` may redirect ``stderr``."""
-    process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, **(options or {}), **popen)
-    return RunnerProcess(process)
+    options = dict(options or {})
+    sandbox = bool(options.pop(SANDBOXED, False))
+    process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, **options, **popen)
+    return RunnerProcess(process, sandbox)
+
+
+def _children(pid: int) -> list[int]:
+    """The direct children of process ``pid`` (Linux's ``/proc/PID/task/*/children``)."""
+    found: list[int] = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in children.read_text().split()]
+    return found

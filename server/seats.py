@@ -16,6 +16,7 @@ import sys
 import threading
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import outcome
@@ -30,6 +31,8 @@ from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode
 from ..sdk.types import Option as BotOption
 from .core.game import Decision, Game
 from .faults import CRASH, DISCONNECT, FORFEIT, ILLEGAL, RANDOM, STALE, TIMEOUT
+from .runner_exit import StderrTail, runner_fault
+from .sandbox import SLOTS, Launch, Sandbox, Sandboxed, sandboxed, start_runner
 from .wire import decision_message, encode_view, serialize
 
 log = structlog.get_logger("standoff.referee")
@@ -489,16 +492,61 @@ class RemoteSeat(Seat):
 
 
 class RunnerSeat(RemoteSeat):
-    """A third-party plugin bot: the referee starts ``standoff bot run NAME`` in a subprocess of
-    its own, which connects back through the SDK with a token minted for this seat alone."""
+    """An untrusted bot (a third-party plugin): the referee starts ``standoff bot run NAME`` in a
+    process of its own, which connects back through the SDK with a token minted for this seat
+    alone. Sandboxed (:mod:`.sandbox`; ``sandbox`` and ``socket_dir`` set by the referee) it
+    reaches the referee only through its Unix socket; unsandboxed (``--unsandboxed``), a plain
+    subprocess with the server's user, environment and network, connecting to ``address``."""
+
+    launch: Launch | None = None  # what runs (the referee sets it)
+    sandbox: Sandbox | None = None  # None: unsandboxed
+    socket_dir: Path | None = None  # the referee's Unix socket's private folder
+    match_id = ""  # the seat's match (the referee sets it): named in the log when the bot fails
 
     def command(self, address: str) -> list[str]:
-        return [sys.executable, "-m", "standoff.server.cli", "bot", "run", self.bot,
-                "--address", address, "--matches", "1"]
+        """The runner's command line unsandboxed: the launch's, connecting to ``address``."""
+        if self.launch is None:
+            return [sys.executable, "-m", "standoff.server.cli", "bot", "run", self.bot,
+                    "--address", address, "--matches", "1"]
+        return [str(self.launch.python), *self.launch.at(address)]
+
+    def process_args(self, address: str, token: str, slot: int) -> Sandboxed:
+        """The command, environment and start options of this seat's bot runner."""
+        if self.sandbox is None:
+            return Sandboxed(self.command(address), dict(os.environ, STANDOFF_TOKEN=token),
+                             {"start_new_session": True})
+        assert self.launch is not None and self.socket_dir is not None
+        return sandboxed(self.launch, socket_dir=self.socket_dir, token=token, limits=self.sandbox.limits,
+                         slot=slot, uid_base=self.sandbox.uid_base)
 
     async def run(self, address: str, token: str) -> None:
-        env = dict(os.environ, STANDOFF_TOKEN=token)
+        """Run the bot's runner until it exits; cancelled (its match is over), kill it and all
+        it started (sandboxed: its whole PID namespace)."""
+        slot = SLOTS.take()  # a uid of its own while it runs (root only: .sandbox)
         try:
-            await trio.run_process(self.command(address), env=env, check=False, stdin=b"")
-        except OSError as exc:
-            log.warning("bot runner failed to start", bot=self.bot, error=str(exc))
+            argv, env, options = self.process_args(address, token, slot)
+            stderr = StderrTail()
+            try:
+                process = start_runner(argv, env, options, stderr=stderr.write_fd)
+            except OSError as exc:
+                stderr.close()
+                log.warning("bot runner failed to start", bot=self.bot, error=str(exc))
+                return
+            stderr.started()
+            code = await stderr.watch(process)  # cancelled once the match is over: nothing to say
+            self.exited(code, stderr.text())
+        finally:
+            SLOTS.give_back(slot)
+
+    def exited(self, code: int, stderr: str) -> None:
+        """The runner ended by itself: its match is still on (once it is over the runner is
+        killed, not waited for), so the bot is gone by its own fault (its exception, a sandbox
+        limit, a signal): a ``crash`` at once, with the runner's one line naming the bot, the
+        match and its file:line; no grace window, no ``disconnect``. Its stderr (the bot's
+        traceback) goes to the match's log."""
+        self.gone = runner_fault(self.bot, self.match_id, self.role, code, stderr)
+        log.warning("bot failed", match=self.match_id, role=self.role, bot=self.bot, status=code,
+                    detail=self.gone, exception=stderr)  # as a traceback is logged
+        if self._grace is not None:
+            self._grace.cancel()
+        self.events.send_nowait(("gone",))  # wakes a match loop waiting for its answer

@@ -128,6 +128,19 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
 ``[elo]``  (table, optional)
     ``k``: number > 0, default 32; ``start``: number, default 1500. Stored as ``elo_k`` and
     ``elo_start``.
+``[sandbox]``  (table, optional)
+    What each untrusted entrant (a plugin bot that is not trusted) may use in its sandbox
+    (:mod:`standoff.server.sandbox`, bubblewrap): ``memory_mb`` (default 2048, address space per
+    process), ``cpu_s_per_match`` (600, CPU seconds per process), ``processes`` (64, processes
+    and threads; enforced when the tournament runs as root, each sandbox under a uid of its own
+    from ``uid_base``), ``open_files`` (256), ``file_size_mb`` (64), ``tmp_mb`` (64, its private
+    ``/tmp``): whole numbers >= 1; ``uid_base`` (default 1700000000): the first sandbox uid.
+    Stored as ``sandbox`` (every key filled in); a run may be resumed with other values.
+``unsandboxed``  (boolean, default false)
+    Run untrusted entrants as plain subprocesses (the tournament's user, environment, network and
+    files: the run's master seed and records included): only for bots you trust. Without it, where
+    bubblewrap is missing the run is refused with one line (``apt-get install bubblewrap``).
+    ``standoff tournament --unsandboxed`` says the same.
 """
 
 from __future__ import annotations
@@ -180,6 +193,11 @@ _MATCH_KEYS = ("games", "target_score")
 _TIME_KEYS = ("bank_ms", "increment_ms", "max_per_decision_ms")
 _FAULT_KEYS = ("policy", "retries")
 _ELO_KEYS = ("k", "start")
+_SANDBOX_KEYS = ("memory_mb", "cpu_s_per_match", "processes", "open_files", "file_size_mb", "tmp_mb", "uid_base")
+#: The sandbox's defaults (:class:`standoff.server.sandbox.SandboxLimits`, ``DEFAULT_UID_BASE``),
+#: repeated here so that reading a config does not import the server.
+SANDBOX_DEFAULTS: dict[str, int] = {"memory_mb": 2048, "cpu_s_per_match": 600, "processes": 64, "open_files": 256,
+                                    "file_size_mb": 64, "tmp_mb": 64, "uid_base": 1_700_000_000}
 
 
 class ConfigError(ValueError):
@@ -626,6 +644,14 @@ class _Parser:
         elo = self.table(data, "elo", _ELO_KEYS)
         elo_k = self.number(elo.get("k", 32), "elo.k", 0, strict=True)
         elo_start = self.number(elo.get("start", 1500), "elo.start")
+        table = self.table(data, "sandbox", _SANDBOX_KEYS)
+        sandbox = {key: self.integer(table.get(key, default), f"sandbox.{key}", 1)
+                   for key, default in SANDBOX_DEFAULTS.items()}
+        if sandbox["uid_base"] + 100_000 > 2**32 - 2:
+            self.fail("sandbox.uid_base", f"expected a uid below {2**32 - 100_002}, got {sandbox['uid_base']}")
+        unsandboxed = data.get("unsandboxed", False)
+        if not isinstance(unsandboxed, bool):
+            self.fail("unsandboxed", f"expected true or false, got {_show(unsandboxed)}")
 
         return TournamentConfig(
             source=self.source,

@@ -157,9 +157,10 @@ def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentCon
 #: and how fast matches run (every executor gives the same results: start on this machine, finish
 #: on a Ray cluster), where the config file and the run folder are (a run folder moved or copied
 #: elsewhere, with its config or not, resumes: nothing in it names its own place), where the
-#: referee listens, and the Elo log's K and start (elo.jsonl is recomputed from the results).
+#: referee listens, the Elo log's K and start (elo.jsonl is recomputed from the results), and
+#: the untrusted entrants' sandbox (its limits may be raised for the rest of a run).
 EXECUTION_KEYS = ("source", "output_dir", "executor", "split_referee", "ray_address", "concurrency", "workers",
-                  "address", "elo")
+                  "address", "elo", "sandbox", "unsandboxed")
 
 
 def _differences(saved: str, config: TournamentConfig) -> list[str]:
@@ -884,6 +885,21 @@ def referee_hosts(config: TournamentConfig) -> Any:
     return ProcessHosts(config.workers)
 
 
+def tournament_sandbox(config: TournamentConfig, registry: Any) -> Any:
+    """The referee's sandbox for the run's untrusted entrants (``[sandbox]``, ``unsandboxed``);
+    :class:`RunError` (one line naming the package) if some entrant needs one and none can be
+    made here: before anything is played, not at each of its matches."""
+    from ..server.sandbox import LIMIT_NAMES, Sandbox, SandboxLimits
+
+    sandbox = Sandbox(enabled=not config.unsandboxed,
+                      limits=SandboxLimits(**{name: config.sandbox[name] for name in LIMIT_NAMES}),
+                      uid_base=config.sandbox["uid_base"])
+    untrusted = [e for e in config.entrants if not is_remote(e) and not getattr(registry.bots.get(e), "trusted", False)]
+    if untrusted and (refusal := sandbox.refusal(untrusted[0])) is not None:
+        raise RunError(f"{config.source}: {refusal} (or unsandboxed = true / --unsandboxed)")
+    return sandbox
+
+
 def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> RunSummary:
     import asyncio
 
@@ -900,11 +916,13 @@ def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> 
         if config.submissions is not None:  # NAME@VERSION entrants resolve through it
             referee.submissions = Path(config.submissions)
 
+    sandbox = tournament_sandbox(config, registry)
+
     async def main() -> RunSummary:
         running = await start_server(
             config.address, tokens=tokens if tokens is not None else TokenRegistry(),
             registry=registry, data_dir=prepared.folder, on_referee=withhold, ledger=False,
-            hosts=referee_hosts(config),
+            hosts=referee_hosts(config), sandbox=sandbox,
         )
         loop = asyncio.get_running_loop()
         interrupted = asyncio.Event()
