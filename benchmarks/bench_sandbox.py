@@ -127,6 +127,7 @@ def main() -> int:
     (work / "bench_untrusted.py").write_text(PLUGIN)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(work), os.environ.get("PYTHONPATH", "")]))
     os.environ["STANDOFF_PLUGINS"] = "bench_untrusted"
+    sys.path.insert(0, str(work))  # the server's registry imports it too
     (work / "data").mkdir()
     server = Server(work / "data")
     print(f"{'round':>5}  {'side':<10} {'match wall s':>12} {'decision p50 ms':>16}  (uid {os.geteuid()}, "

@@ -187,7 +187,7 @@ _TOP_KEYS = (
     "name", "game", "ruleset", "options", "entrants", "format", "gauntlet", "games_per_pairing",
     "paired_seeds", "positions", "match", "time_control", "faults", "concurrency", "workers", "executor",
     "split_referee", "ray_address", "master_seed", "output_dir", "remote_wait_s", "address", "elo",
-    "submissions",
+    "submissions", "sandbox", "unsandboxed",
 )
 _MATCH_KEYS = ("games", "target_score")
 _TIME_KEYS = ("bank_ms", "increment_ms", "max_per_decision_ms")
@@ -271,6 +271,9 @@ class TournamentConfig:
     elo_start: float = 1500
     #: The submissions registry's folder (``NAME@VERSION`` entrants; a ladder adds its active ones).
     submissions: str | None = None
+    #: The ``[sandbox]`` table, every key filled in (:data:`SANDBOX_DEFAULTS`).
+    sandbox: dict[str, int] = field(default_factory=lambda: dict(SANDBOX_DEFAULTS), hash=False)
+    unsandboxed: bool = False
     #: The game's roles for the ruleset and options, found while validating (see :meth:`roles`).
     game_roles: tuple[str, ...] = ("p1", "p2")
     #: Start positions (position dicts, written whole), played in turn with the seats swapped.
@@ -348,6 +351,8 @@ class TournamentConfig:
                 "remote_wait_s": self.remote_wait_s,
                 "address": self.address,
                 "elo": {"k": self.elo_k, "start": self.elo_start},
+                "sandbox": dict(self.sandbox),
+                "unsandboxed": self.unsandboxed,
             }
         )
         if self.submissions is not None:
@@ -680,6 +685,8 @@ class _Parser:
             elo_k=elo_k,
             elo_start=elo_start,
             submissions=submissions,
+            sandbox=sandbox,
+            unsandboxed=unsandboxed,
             game_roles=roles,
             positions=positions,
             **times,
