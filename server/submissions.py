@@ -170,7 +170,7 @@ class Submission:
 def load(folder: str | os.PathLike[str]) -> list[Submission]:
     """Every submission of the registry in ``folder``, in the order registered (none if the
     folder has no registry yet). :class:`SubmissionError` for an unreadable one."""
-    folder = Path(folder)
+    folder = Path(folder).absolute()  # a runner's process starts elsewhere (the sandbox: in /tmp)
     path = folder / REGISTRY_FILE
     try:
         text = path.read_text(encoding="utf-8")
@@ -543,7 +543,7 @@ def submit(path: str | os.PathLike[str], name: str, folder: str | os.PathLike[st
     kind = kind_of(path)
     if binary_only and kind != "wheel":
         raise SubmissionError(f"{path}: only wheels are accepted with --binary-only (this is {'an sdist' if kind == 'sdist' else 'a project folder'})")
-    folder = Path(folder)
+    folder = Path(folder).absolute()
     digest = digest_of(path)
     with _locked(folder):
         items = load(folder)
