@@ -889,11 +889,15 @@ def tournament_sandbox(config: TournamentConfig, registry: Any) -> Any:
     """The referee's sandbox for the run's untrusted entrants (``[sandbox]``, ``unsandboxed``);
     :class:`RunError` (one line naming the package) if some entrant needs one and none can be
     made here: before anything is played, not at each of its matches."""
-    from ..server.sandbox import LIMIT_NAMES, Sandbox, SandboxLimits
+    from ..server.sandbox import LIMIT_NAMES, Sandbox, SandboxLimits, backend_problem
 
     sandbox = Sandbox(enabled=not config.unsandboxed,
                       limits=SandboxLimits(**{name: config.sandbox[name] for name in LIMIT_NAMES}),
                       uid_base=config.sandbox["uid_base"])
+    if config.submissions is not None and sandbox.enabled and (problem := backend_problem()) is not None:
+        # submitted bots, also those a ladder's later rounds add: said now, not at their first match
+        raise RunError(f"{config.source}: submitted bots run only in a sandbox: {problem} "
+                       "(or unsandboxed = true / --unsandboxed)")
     untrusted = [e for e in config.entrants if not is_remote(e) and not getattr(registry.bots.get(e), "trusted", False)]
     if untrusted and (refusal := sandbox.refusal(untrusted[0])) is not None:
         raise RunError(f"{config.source}: {refusal} (or unsandboxed = true / --unsandboxed)")

@@ -193,3 +193,19 @@ def test_rosters_keep_a_torn_last_line_out(here):
     assert sorted(again.rounds) == [1]
     assert again.round(2).first_index == 2
     assert len((folder / "rounds.jsonl").read_text().splitlines()) == 2
+
+
+def test_without_bubblewrap_a_run_with_submissions_is_refused_before_any_match(here, monkeypatch):
+    """Even an open ladder whose listed entrants are all built-in bots: its rounds add submitted
+    bots, which run only in a sandbox (or with unsandboxed = true)."""
+    import standoff.server.sandbox as sandbox
+
+    missing = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap, or run untrusted bots --unsandboxed"
+    monkeypatch.setattr(sandbox, "_backend_problem", lambda: missing)
+    config = parse_config({"name": "open", "game": "schotten-totten", "format": "ladder", "submissions": "subs",
+                           "entrants": ["greedy"]}, source="open.toml", registry=REGISTRY)
+    with pytest.raises(RunError) as caught:
+        run_tournament(config, registry=REGISTRY, ladder=True, rounds=1)
+    assert str(caught.value) == f"open.toml: submitted bots run only in a sandbox: {missing} (or unsandboxed = true / --unsandboxed)"
+    assert not (here / "runs/open/results.jsonl").exists() or not (here / "runs/open/results.jsonl").read_text()
+
