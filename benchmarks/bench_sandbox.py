@@ -124,6 +124,7 @@ def main() -> int:
         return 2
     configure_logging(json=False, level="warning")
     work = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
+    work.chmod(0o755)  # as root the sandboxed bot runs under a uid of its own: its code must be readable
     (work / "bench_untrusted.py").write_text(PLUGIN)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(work), os.environ.get("PYTHONPATH", "")]))
     os.environ["STANDOFF_PLUGINS"] = "bench_untrusted"
