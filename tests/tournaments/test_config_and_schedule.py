@@ -123,7 +123,7 @@ def test_demo_documents_every_key() -> None:
         "name", "game", "ruleset", "[options]", "entrants", "format", "gauntlet", "games_per_pairing",
         "paired_seeds", "[match]", "games", "target_score", "[time_control]", "bank_ms", "increment_ms",
         "max_per_decision_ms", "[faults]", "policy", "retries", "concurrency", "workers", "master_seed",
-        "output_dir", "remote_wait_s", "address", "[elo]", "k =", "start",
+        "output_dir", "remote_wait_s", "address", "[elo]", "k =", "start", "submissions",
     ):
         assert key in text, key
 
