@@ -26,14 +26,14 @@ it in its own process.
 from __future__ import annotations
 
 import concurrent.futures
-import time
 import traceback
 from collections.abc import Generator
 from typing import Any
 
 from ..sdk.plugin import capability
+from .answers import DecisionTimeout, SeatResult, ask_in_process
 from .core.game import Game
-from .faults import CRASH, ILLEGAL, TIMEOUT, Forfeit, TimeControl
+from .faults import CRASH, Forfeit, TimeControl
 from .local import code_version
 from .match import RETRIED, Ask, MatchDriver, bot_seed
 from .seats import END_WAIT_S, InProcessSeat, Ticket, decision_bytes
@@ -106,11 +106,12 @@ class MatchHost:
         self.run = self._play()
         return self._step(None)
 
-    def advance(self, answer: tuple, counts: list[tuple[str, str]] = (), history: dict[str, int] | None = None,
+    def advance(self, answer: SeatResult, counts: list[tuple[str, str]] = (), history: dict[str, int] | None = None,
                 ) -> dict[str, Any]:
-        """The front's answer to the pending ask: ``("ok", index, elapsed_ms, timing)`` or
-        ``("fault", kind, detail, elapsed_ms, counted)``; ``counts``: faults that change nothing
-        but the count (stale answers refused), ``history``: each remote role's history point."""
+        """The front's answer to the pending ask: its remote seat's result, as the front's seat
+        settled it (:class:`~.answers.SeatAnswer` or :class:`~.answers.SeatFault`); ``counts``:
+        faults that change nothing but the count (stale answers refused), ``history``: each remote
+        role's history point."""
         for role, kind in counts:
             self.driver.count(role, kind)
         if history is not None:
@@ -171,12 +172,7 @@ class MatchHost:
                             result = yield {"role": ask.role, "number": ask.number, "attempt": ask.attempt,
                                             "allowance_ms": ask.allowance_ms, "options": len(ask.decision.options),
                                             "message": message, "history_to": history_to}
-                        if result[0] == "ok":
-                            _, index, elapsed_ms, timing = result
-                            driver.answer(ask, index, elapsed_ms, timing)
-                            break
-                        _, kind, detail, elapsed_ms, counted = result
-                        if driver.fault(ask, kind, detail, elapsed_ms, counted=counted) != RETRIED:
+                        if driver.settle(ask, result) != RETRIED:
                             break
                         ask = driver.retry(ask)
             except Forfeit as forfeit:
@@ -196,32 +192,37 @@ class MatchHost:
         return {"outcome": tuple(driver.outcome), "error_at": driver.error_at, "error": error,
                 "number": driver.number, "flags": flags, "fallbacks": fallbacks}
 
-    def _ask_local(self, ask: Ask) -> tuple:
+    def _ask_local(self, ask: Ask) -> SeatResult:
         """A built-in bot's answer, as the referee's :class:`~.seats.LocalSeat` gets it: in a
         thread of its own, left behind if it overruns its time."""
-        seat = self.seats[ask.role]
-        prepared = seat.prepare(self.driver.state, ask.decision, ask.number, ask.clocks)
+        return ask_in_process(self.seats[ask.role], self.driver.state, ask, self._in_thread, _raised,
+                              timing=_elapsed_and_think)
+
+    def _in_thread(self, answer: Any, prepared: Any, ask: Ask) -> Any:
+        """``answer(prepared)`` in the role's thread, waited for ``ask.allowance_ms`` at most
+        (then :class:`~.answers.DecisionTimeout`)."""
         pool = self.pools.get(ask.role)
         if pool is None:
             pool = self.pools[ask.role] = concurrent.futures.ThreadPoolExecutor(1, f"bot-{ask.role}")
-        started = time.perf_counter()
         ticket = Ticket()
-        future = pool.submit(seat.answer, prepared, ticket)
+        future = pool.submit(answer, prepared, ticket)
         try:
-            index = future.result(ask.allowance_ms / 1000.0)
+            return future.result(ask.allowance_ms / 1000.0)
         except concurrent.futures.TimeoutError:
             # Left running (the next ask waits for it: a bot is never in two calls at once), or
             # still waiting for the bot's late answer before it: then it never asks.
             ticket.abandoned = True
             pool.shutdown(wait=False)
             del self.pools[ask.role]
-            elapsed_ms = (time.perf_counter() - started) * 1000.0
-            return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms", elapsed_ms, True)
-        except Exception as exc:  # noqa: BLE001 - the bot's own bug
-            elapsed_ms = (time.perf_counter() - started) * 1000.0
-            return ("fault", CRASH, f"bot raised {type(exc).__name__}: {exc}", elapsed_ms, True)
-        elapsed_ms = (time.perf_counter() - started) * 1000.0
-        if type(index) is not int or not 0 <= index < len(ask.decision.options):
-            return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}",
-                    elapsed_ms, True)
-        return ("ok", index, elapsed_ms, {"elapsed_ms": round(elapsed_ms, 3), "think_ms": round(elapsed_ms, 3)})
+            raise DecisionTimeout() from None
+
+
+def _raised(exc: Exception) -> str:
+    """A built-in bot's exception as its ``crash`` fault's detail."""
+    return f"bot raised {type(exc).__name__}: {exc}"
+
+
+def _elapsed_and_think(elapsed_ms: float) -> dict[str, float]:
+    """A built-in bot's record timing: the host times its ``choose`` alone, so both are one."""
+    rounded = round(elapsed_ms, 3)
+    return {"elapsed_ms": rounded, "think_ms": rounded}

@@ -22,10 +22,11 @@ from typing import Any
 
 import structlog
 
+from .answers import DecisionTimeout, ask_in_process
 from .core.game import Game, Outcome, sample_chance
 from .core.record import Record
 from .core.seeds import SEED_BITS
-from .faults import CRASH, ILLEGAL, TIMEOUT, BadChoice, Forfeit, TimeControl
+from .faults import CRASH, BadChoice, Forfeit, TimeControl
 from .match import RETRIED, Ask, MatchDriver, bot_seed, chance_rng, fault_rng
 from .seats import InProcessSeat, bot_crashed
 
@@ -167,32 +168,17 @@ def _ask_trusted(driver: MatchDriver, seat: InProcessSeat, ask: Ask, timing: boo
 def _ask_with_policy(driver: MatchDriver, seat: InProcessSeat, ask: Ask, alarm: bool, timed: bool = True) -> None:
     """Ask until the decision is answered, substituted or forfeited (the driver decides);
     ``timed``: a decision past its allowance is a timeout."""
+    call = _alarmed if alarm else _direct
+    role = ask.role
+
+    def crashed(exc: Exception) -> str:
+        return bot_crashed(exc, seat.bot, driver.names[role], driver.match_id, role)
+
     while True:
-        prepared = seat.prepare(driver.state, ask.decision, ask.number, ask.clocks)
-        started = time.perf_counter()
-        kind = detail = ""
-        try:
-            index = _call_with_timeout(lambda: seat.answer(prepared), ask.allowance_ms / 1000.0, alarm)
-        except DecisionTimeout:
-            kind, detail = TIMEOUT, f"no answer within {ask.allowance_ms} ms"
-        except Exception as exc:  # noqa: BLE001 - the bot's own bug
-            kind, detail = CRASH, bot_crashed(exc, seat.bot, driver.names[ask.role], driver.match_id, ask.role)
-        elapsed_ms = (time.perf_counter() - started) * 1000.0
-        if not kind and timed and elapsed_ms > ask.allowance_ms:
-            kind, detail = TIMEOUT, f"answered after {elapsed_ms:.0f} ms; the limit was {ask.allowance_ms} ms"
-        if not kind and (type(index) is not int or not 0 <= index < len(ask.decision.options)):
-            kind, detail = ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}"
-        if not kind:
-            driver.answer(ask, index, elapsed_ms, {"think_ms": round(elapsed_ms, 3)})
-            return
-        if driver.fault(ask, kind, detail, elapsed_ms) != RETRIED:
-            return  # substituted, or forfeited (then next_ask() says the match is over)
+        result = ask_in_process(seat, driver.state, ask, call, crashed, late=timed)
+        if driver.settle(ask, result) != RETRIED:
+            return  # answered, substituted, or forfeited (then next_ask() says the match is over)
         ask = driver.retry(ask)
-
-
-class DecisionTimeout(BaseException):
-    """Raised inside a bot by the alarm when its decision time is up. A BaseException, so that a
-    bot's own ``except Exception`` cannot swallow it."""
 
 
 def _alarm_handler(signum: int, frame: Any) -> None:
@@ -203,14 +189,17 @@ def _alarms_possible() -> bool:
     return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
 
 
-def _call_with_timeout(fn: Callable[[], Any], seconds: float, alarm: bool) -> Any:
-    """``fn()``, interrupted after ``seconds`` when ``alarm`` (the SIGALRM handler is installed
-    by the caller, once per match); without alarms the caller measures instead."""
-    if not alarm:
-        return fn()
-    setitimer(ITIMER_REAL, max(seconds, 1e-4))
+def _direct(answer: Callable[[Any], Any], prepared: Any, ask: Ask) -> Any:
+    """The bot asked without alarms: the caller measures instead (:func:`ask_in_process`)."""
+    return answer(prepared)
+
+
+def _alarmed(answer: Callable[[Any], Any], prepared: Any, ask: Ask) -> Any:
+    """The bot asked, interrupted (:class:`DecisionTimeout`) once its allowance is up (the
+    SIGALRM handler is installed by :func:`play_match`, once per match)."""
+    setitimer(ITIMER_REAL, max(ask.allowance_ms / 1000.0, 1e-4))
     try:
-        return fn()
+        return answer(prepared)
     finally:
         setitimer(ITIMER_REAL, 0)
 

@@ -5,15 +5,19 @@ drives a :class:`MatchDriver` the same way::
 
     driver = MatchDriver(game, rules, seed, names, match_id=..., time_control=..., policy=...)
     while (ask := driver.next_ask()) is not None:   # chance is played inside
-        ...ask ask.role's seat, within ask.allowance_ms...
-        driver.answer(ask, index, timing)            # or: verdict = driver.fault(ask, kind, ...)
+        while True:
+            result = ...ask ask.role's seat, within ask.allowance_ms...  # SeatAnswer or SeatFault
+            if driver.settle(ask, result) != RETRIED:   # answered, substituted or forfeited
+                break
+            ask = driver.retry(ask)
     driver.finish()                                  # the outcome line, once
 
 and catches engine errors with :meth:`MatchDriver.end_by_error` (or ends a match the server stops
 with :meth:`MatchDriver.end_by_shutdown`). The driver is synchronous and does no I/O: record lines
-go to ``on_line``; the shells around it (:mod:`.local`, :mod:`.referee`) own threads, alarms, the
-event loop and the wire. So a seed means the same match everywhere, and every path applies the
-same clocks and the same answer to "what happens after this fault" (:meth:`MatchDriver.fault`).
+go to ``on_line``; the shells around it (:mod:`.local`, :mod:`.referee`, :mod:`.hosting`) own
+threads, alarms, the event loop and the wire, and hand it one result type (:mod:`.answers`). So a
+seed means the same match everywhere, and every path applies the same clocks and the same answer
+to "what happens after this fault" (:meth:`MatchDriver.fault`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 from standoff.v1 import referee_pb2 as pb
 
 from ..sdk.plugin import capability
+from .answers import SeatAnswer, SeatResult
 from .core.chance import ChanceStream
 from .core.game import CHANCE, Decision, Game, Outcome, sample_chance
 from .core.record import Record, make_header, move_line, outcome_line, start_state
@@ -52,6 +57,8 @@ CHANCE_BUDGET = 100_000
 
 #: What :meth:`MatchDriver.fault` decided.
 RETRIED, SUBSTITUTED, FORFEITED = "retry", "substituted", "forfeit"
+#: What :meth:`MatchDriver.settle` says of an answer.
+ANSWERED = "answered"
 
 
 def chance_rng(seed: int) -> ChanceStream:
@@ -219,6 +226,15 @@ class MatchDriver:
         ``elapsed_ms``; ``timing`` goes into the record line (think/elapsed/round-trip times)."""
         self._charge(ask.role, elapsed_ms)
         self._apply(ask.decision, index, timing or {})
+
+    def settle(self, ask: Ask, result: SeatResult) -> str:
+        """What a seat's result at ``ask`` leads to: a :class:`~.answers.SeatAnswer` is played
+        (:meth:`answer`: :data:`ANSWERED`), a :class:`~.answers.SeatFault` goes to :meth:`fault`
+        (its verdict: :data:`SUBSTITUTED`, :data:`RETRIED` or :data:`FORFEITED`)."""
+        if type(result) is SeatAnswer:
+            self.answer(ask, result.index, result.elapsed_ms, result.timing)
+            return ANSWERED
+        return self.fault(ask, result.kind, result.detail, result.elapsed_ms, counted=result.counted)
 
     def count(self, role: str, kind: str) -> None:
         """A fault that changes nothing but the count (a stale answer refused under ``random``

@@ -22,6 +22,7 @@ import trio
 
 from standoff.v1 import referee_pb2 as pb
 
+from .answers import SeatAnswer, SeatFault
 from .archive import Archive
 from .auth import TokenRegistry
 from .bridge import TrioBridge
@@ -736,54 +737,32 @@ class Referee:
                     seat.history_sent = history_to
                 return again
 
-            seat.answered_at = None
-            started = trio.current_time()
             result = await seat.wait_for_answer(match, ask["number"], ask["options"], ask["allowance_ms"],
                                                 message, rebuild)
-            elapsed_ms = seat.elapsed_ms(started, trio.current_time())
-            if result[0] == "ok":
-                _, index, think_ms = result
-                timing = {"elapsed_ms": round(elapsed_ms, 3)}
-                if think_ms is not None:
-                    timing["think_ms"] = round(think_ms, 3)
-                    timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
-                answer: tuple = ("ok", index, elapsed_ms, timing)
-            else:
-                _, kind, detail, *counted = result
-                seat.faulted(match.id, ask["number"], kind, detail)
-                answer = ("fault", kind, detail, elapsed_ms, counted[0] if counted else True)
+            if type(result) is SeatFault:
+                seat.faulted(match.id, ask["number"], result.kind, result.detail)
             counts, driver.pending_counts = driver.pending_counts, []
             sent = history()
-            step = await host.advance(answer, counts, sent)
+            step = await host.advance(result, counts, sent)
             if "ask" not in step or step["ask"]["number"] != ask["number"]:
                 seat.asked()
         return step
 
     async def _ask(self, match: Match, ask: Ask) -> None:
-        """The seat's answer to one decision, its time measured here; a fault goes to the driver,
-        which decides what follows (substitute, ask again, forfeit)."""
+        """The seat's answer to one decision (timed by the seat: from when the decision left for
+        the bot, after its view was built, to when the answer reached the referee, before the
+        match loop ran again); the driver settles it, and decides what follows a fault
+        (substitute, ask again, forfeit)."""
         seat = match.seats[ask.role]
         driver = match.driver
         while True:
-            seat.asked_at = seat.answered_at = None
-            started = trio.current_time()
             result = await seat.ask(match, ask)
-            # The clock runs from when the decision left for the bot (after its view was built)
-            # to when the answer reached the referee (before the match loop ran again).
-            elapsed_ms = seat.elapsed_ms(started, trio.current_time())
-            if result[0] == "ok":
-                _, index, think_ms = result
+            if type(result) is SeatAnswer:
                 seat.asked()
-                timing = {"elapsed_ms": round(elapsed_ms, 3)}
-                if think_ms is not None:
-                    timing["think_ms"] = round(think_ms, 3)
-                    if seat.remote:
-                        timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
-                driver.answer(ask, index, elapsed_ms, timing)
+                driver.settle(ask, result)
                 return
-            _, kind, detail, *counted = result
-            seat.faulted(match.id, ask.number, kind, detail)
-            if driver.fault(ask, kind, detail, elapsed_ms, counted=counted[0] if counted else True) != RETRIED:
+            seat.faulted(match.id, ask.number, result.kind, result.detail)
+            if driver.settle(ask, result) != RETRIED:
                 seat.asked()
                 return
             ask = driver.retry(ask)

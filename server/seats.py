@@ -29,6 +29,7 @@ from ..sdk.failures import failure_line
 from ..sdk.types import Decision as BotDecision
 from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
 from ..sdk.types import Option as BotOption
+from .answers import SeatAnswer, SeatFault, SeatResult, illegal, no_answer
 from .core.game import Decision, Game
 from .faults import CRASH, DISCONNECT, FORFEIT, ILLEGAL, RANDOM, STALE, TIMEOUT
 from .runner_exit import StderrTail, runner_fault
@@ -145,9 +146,10 @@ def decision_bytes(game: Game, state: Any, role: str, match_id: str, ask: Any, h
 
 # -- the referee's seats (trio) ------------------------------------------------------------------
 #
-# The referee asks every seat the same way, ``await seat.ask(match, ask)``, and gets back
-# ``("ok", index, think_ms or None)`` or ``("fault", kind, detail[, counted])``; what a fault leads
-# to is the match driver's business (:meth:`standoff.server.match.MatchDriver.fault`).
+# The referee asks every seat the same way, ``await seat.ask(match, ask)``, and gets back a
+# :class:`~.answers.SeatAnswer` or a :class:`~.answers.SeatFault`, its clock charge and record
+# timing measured by the seat; what a fault leads to is the match driver's business
+# (:meth:`standoff.server.match.MatchDriver.settle`).
 
 #: The ``Error`` code a remote seat is sent with each fault.
 _ERROR_CODES = {TIMEOUT: pb.ERROR_CODE_TIMEOUT, ILLEGAL: pb.ERROR_CODE_ILLEGAL_OPTION, STALE: pb.ERROR_CODE_STALE_DECISION}
@@ -166,7 +168,8 @@ class Seat(ABC):
     asked_at: float | None = None
     #: When the answer reached the referee (trio time), set by :meth:`ask` where that comes
     #: before the seat's match loop runs again (a remote answer: when its session's inbox took
-    #: it), so the referee's own work (routing it, waking the loop) is not charged either.
+    #: it), so the referee's own work (routing it, waking the loop) is not charged either; None
+    #: (reset by :meth:`ask`): when :meth:`ask` settles.
     answered_at: float | None = None
 
     def __init__(self, role: str, bot: str) -> None:
@@ -180,13 +183,29 @@ class Seat(ABC):
         answered = now if self.answered_at is None else self.answered_at
         return max(0.0, (answered - asked) * 1000.0)
 
+    def answer_of(self, index: int, think_ms: float | None) -> SeatAnswer:
+        """The pending decision answered ``index`` now: charged :meth:`elapsed_ms` from
+        :attr:`asked_at`; its record timing ``elapsed_ms``, and the bot's ``think_ms`` if known
+        (with a remote seat's round trip, ``rtt_ms``: the rest)."""
+        elapsed_ms = self.elapsed_ms(self.asked_at, trio.current_time())
+        timing = {"elapsed_ms": round(elapsed_ms, 3)}
+        if think_ms is not None:
+            timing["think_ms"] = round(think_ms, 3)
+            if self.remote:
+                timing["rtt_ms"] = round(max(0.0, elapsed_ms - think_ms), 3)
+        return SeatAnswer(index, elapsed_ms, timing)
+
+    def fault_of(self, kind: str, detail: str, counted: bool = True) -> SeatFault:
+        """The pending decision settled now by a fault, charged :meth:`elapsed_ms` as an answer."""
+        return SeatFault(kind, detail, self.elapsed_ms(self.asked_at, trio.current_time()), counted)
+
     @abstractmethod
     async def start(self, match: Any, message: pb.PlayResponse) -> None:
         """Send ``MatchStarted``."""
 
     @abstractmethod
-    async def ask(self, match: Any, ask: Any) -> tuple:
-        """``("ok", index, think_ms or None)`` or ``("fault", kind, detail)``."""
+    async def ask(self, match: Any, ask: Any) -> SeatResult:
+        """Send decision ``ask`` and settle it: :meth:`answer_of` or :meth:`fault_of`."""
 
     @abstractmethod
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
@@ -228,7 +247,7 @@ class LocalSeat(Seat):
     async def start(self, match: Any, message: pb.PlayResponse) -> None:
         await trio.to_thread.run_sync(self.local.start, message)
 
-    async def ask(self, match: Any, ask: Any) -> tuple:
+    async def ask(self, match: Any, ask: Any) -> SeatResult:
         prepared = self.local.prepare(match.driver.state, ask.decision, ask.number, ask.clocks)
         started = self.asked_at = trio.current_time()
         if self.local.quick:
@@ -240,14 +259,14 @@ class LocalSeat(Seat):
                                                              abandon_on_cancel=True), None
             except Exception as exc:  # noqa: BLE001 - the bot's own bug
                 index, crash = None, self._crashed(match, exc)
-            return _settled(ask, index, crash, (trio.current_time() - started) * 1000.0)
+            return self._settled(ask, index, crash, (trio.current_time() - started) * 1000.0)
         ticket.abandoned = True  # left running, or waiting for the bot's late answer before it
-        return _timed_out(ask)
+        return self.fault_of(TIMEOUT, no_answer(ask.allowance_ms))
 
     def _crashed(self, match: Any, exc: BaseException) -> str:
         return bot_crashed(exc, getattr(self.local, "bot", None), self.bot, getattr(match, "id", ""), self.role)
 
-    async def _ask_inline(self, match: Any, prepared: Any, ask: Any, started: float) -> tuple:
+    async def _ask_inline(self, match: Any, prepared: Any, ask: Any, started: float) -> SeatResult:
         try:
             index, crash = self.local.answer(prepared), None
         except Exception as exc:  # noqa: BLE001 - the bot's own bug
@@ -258,8 +277,18 @@ class LocalSeat(Seat):
             self._slice_from = trio.current_time()
         think_ms = (now - started) * 1000.0
         if crash is None and think_ms > ask.allowance_ms:  # what a worker thread's deadline says, found late
-            return _timed_out(ask)
-        return _settled(ask, index, crash, think_ms)
+            return self.fault_of(TIMEOUT, no_answer(ask.allowance_ms))
+        return self._settled(ask, index, crash, think_ms)
+
+    def _settled(self, ask: Any, index: Any, crash: str | None, think_ms: float) -> SeatResult:
+        """The bot's return value (or its crash's detail), checked, whether it was asked in a
+        worker thread or inline."""
+        if crash is not None:
+            return self.fault_of(CRASH, crash)
+        why = illegal(index, len(ask.decision.options))
+        if why is not None:
+            return self.fault_of(ILLEGAL, why)
+        return self.answer_of(index, think_ms)
 
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
         # Waits (a bounded time) for a late choose of the bot's to return: never two calls at once.
@@ -275,20 +304,6 @@ def bot_crashed(exc: BaseException, bot: Any, name: str, match_id: str, role: st
     return detail
 
 
-def _settled(ask: Any, index: Any, crash: str | None, think_ms: float) -> tuple:
-    """A local bot's answer (or its crash's detail) as :meth:`LocalSeat.ask` returns it, whether
-    it was asked in a worker thread or inline."""
-    if crash is not None:
-        return ("fault", CRASH, crash)
-    if type(index) is not int or not 0 <= index < len(ask.decision.options):
-        return ("fault", ILLEGAL, f"answered {index!r}; options are 0..{len(ask.decision.options) - 1}")
-    return ("ok", index, think_ms)
-
-
-def _timed_out(ask: Any) -> tuple:
-    return ("fault", TIMEOUT, f"no answer within {ask.allowance_ms} ms")
-
-
 class HostedSeat(Seat):
     """A built-in bot of a match played by a host (split referee, :mod:`.hosting`): the host
     starts, asks and ends it; the front only names it."""
@@ -296,7 +311,7 @@ class HostedSeat(Seat):
     async def start(self, match: Any, message: pb.PlayResponse) -> None:
         """Started by the host."""
 
-    async def ask(self, match: Any, ask: Any) -> tuple:
+    async def ask(self, match: Any, ask: Any) -> SeatResult:
         raise RuntimeError(f"{self.bot} ({self.role}) is asked by the match's host, not by the front")
 
     async def end(self, match: Any, message: pb.PlayResponse) -> None:
@@ -410,7 +425,7 @@ class RemoteSeat(Seat):
             self.history_sent = history_to
         return message
 
-    async def ask(self, match: Any, ask: Any) -> tuple:
+    async def ask(self, match: Any, ask: Any) -> SeatResult:
         async def rebuild(history_from: int) -> bytes:
             return self._message(match, ask, history_from)
 
@@ -418,13 +433,14 @@ class RemoteSeat(Seat):
                                           self._message(match, ask, self.history_sent), rebuild)
 
     async def wait_for_answer(self, match: Any, number: int, options: int, allowance_ms: int, message: bytes,
-                              rebuild: Any) -> tuple:
-        """Send decision ``number`` (``message``, its wire bytes) and wait for its answer:
-        ``("ok", index, think_ms or None)`` or a fault. ``await rebuild(history_from)`` gives the
-        message again for a new session (after a reconnect). Whether the message was built here
-        (:meth:`ask`) or by a match host (:mod:`.hosting`), the same waiting, the same faults."""
+                              rebuild: Any) -> SeatResult:
+        """Send decision ``number`` (``message``, its wire bytes) and wait for its answer (or a
+        fault), charged from now. ``await rebuild(history_from)`` gives the message again for a
+        new session (after a reconnect). Whether the message was built here (:meth:`ask`) or by a
+        match host (:mod:`.hosting`), the same waiting, the same faults, the same timing."""
         pending = self.pending = _Waiting(number, message, rebuild)
         events = self.events
+        self.answered_at = None
         self.asked_at = trio.current_time()  # disconnected or not: the clock runs from now
         if self.session is not None:
             self.last_sent = number
@@ -434,12 +450,12 @@ class RemoteSeat(Seat):
         while True:
             if self.gone is not None:
                 counted, self._gone_counted = not self._gone_counted, True
-                return ("fault", CRASH, self.gone, counted)
+                return self.fault_of(CRASH, self.gone, counted)
             if self.session is None:
                 if self.disconnected_for_good:
                     # Counted once, when the grace window ran out: the seat's later decisions are
                     # substituted (random policy) without another fault until it reconnects.
-                    return ("fault", DISCONNECT, "still disconnected", False)
+                    return self.fault_of(DISCONNECT, "still disconnected", False)
                 # Wait for a reconnect within the grace window (the clock keeps running); a bot
                 # gone for good (its runner exited) ends the wait at once.
                 with trio.move_on_after(match.grace_s) as self._grace:
@@ -449,16 +465,16 @@ class RemoteSeat(Seat):
                     continue
                 if self.session is None:
                     self.disconnected_for_good = match.policy == RANDOM
-                    return ("fault", DISCONNECT, f"disconnected and not back within {match.grace_s:g} s")
+                    return self.fault_of(DISCONNECT, f"disconnected and not back within {match.grace_s:g} s")
                 continue  # reconnected: the hello handler re-sent MatchStarted; resend below
             with trio.move_on_at(deadline) as scope:
                 event = await events.receive()
             if scope.cancelled_caught:
-                return ("fault", TIMEOUT, f"no answer within {allowance_ms} ms")
+                return self.fault_of(TIMEOUT, no_answer(allowance_ms))
             kind = event[0]
             if kind == "stale":  # an answer ahead of its question, refused by the referee on arrival
                 if match.policy == FORFEIT:
-                    return ("fault", STALE, event[1])
+                    return self.fault_of(STALE, event[1])
                 match.driver.count(self.role, STALE)
                 continue
             if kind == "choice":
@@ -469,17 +485,17 @@ class RemoteSeat(Seat):
                     # would make every later answer stale in turn).
                     detail = f"decision id {decision_id} is not the pending one ({number})"
                     if match.policy == FORFEIT:
-                        return ("fault", STALE, detail)
+                        return self.fault_of(STALE, detail)
                     match.driver.count(self.role, STALE)
                     if self.session is not None:
                         self.session.error(pb.ERROR_CODE_STALE_DECISION, detail, match.id, decision_id)
                     continue
                 self.answered_at = arrived
                 if not 0 <= index < options:
-                    return ("fault", ILLEGAL, f"option index {index} out of range 0..{options - 1}")
-                return ("ok", index, think_us / 1000.0 if think_us else None)
+                    return self.fault_of(ILLEGAL, f"option index {index} out of range 0..{options - 1}")
+                return self.answer_of(index, think_us / 1000.0 if think_us else None)
             if kind == "fault":
-                return ("fault", event[1], event[2])
+                return self.fault_of(event[1], event[2])
             if kind == "gone":
                 continue  # the runner exited: the fault at the top of the loop
             if kind == "reconnect" and self.session is not None and pending.sent_to is not self.session:

@@ -12,6 +12,7 @@ import trio.testing
 
 from standoff.server import seats as seats_module
 from standoff.server.faults import FORFEIT, RANDOM, STALE
+from standoff.server.match import MatchDriver
 from standoff.server.referee import Referee
 from standoff.server.seats import RemoteSeat
 from standoff.v1 import referee_pb2 as pb
@@ -32,6 +33,8 @@ class _Driver:
 
     def fault(self, ask, kind, detail, elapsed_ms, counted=True):
         self.faults.append(kind)
+
+    settle = MatchDriver.settle  # the real dispatch, onto the stand-ins above
 
 
 class _Session:

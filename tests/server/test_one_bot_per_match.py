@@ -22,6 +22,7 @@ from kits.server import comparable_record
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
+from standoff.server.answers import SeatAnswer, SeatFault
 from standoff.server.seats import InProcessSeat, LocalSeat
 from standoff.tournaments.config import load_config
 from standoff.tournaments.runner import run_tournament
@@ -146,7 +147,8 @@ def test_a_late_choose_finishes_before_the_bot_is_asked_again():
         results.append(await seat.ask(match, _ask(5_000, 3)))  # asked once the late call returned
 
     trio.run(main)
-    assert [r[0] for r in results] == ["fault", "fault", "ok"] and results[0][1] == "timeout" == results[1][1]
+    assert [type(r) for r in results] == [SeatFault, SeatFault, SeatAnswer]
+    assert results[0].kind == "timeout" == results[1].kind
     assert bot.calls == 2 and bot.most_inside == 1
 
 
@@ -162,7 +164,7 @@ def test_the_end_waits_for_a_late_choose():
     message.match_ended.role = "p1"
 
     async def main() -> None:
-        assert (await seat.ask(match, _ask(50, 1)))[1] == "timeout"
+        assert (await seat.ask(match, _ask(50, 1))).kind == "timeout"
         await seat.end(match, message)  # the late choose is still running: the end waits for it
 
     trio.run(main)

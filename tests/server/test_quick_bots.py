@@ -17,6 +17,7 @@ from kits.server import ServerThread
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.bot import Bot
+from standoff.server.answers import SeatAnswer, SeatFault
 from standoff.server.core.record import parse_record
 from standoff.server.faults import CRASH, ILLEGAL, TIMEOUT
 from standoff.server.plugins import BotSpec, load_registry
@@ -63,8 +64,8 @@ def _ask_seat(local: _Local) -> list:
 
 def test_a_quick_bot_is_asked_on_the_referee_thread_and_a_slow_one_in_a_worker():
     quick, slow = _Local(lambda: 1), _Local(lambda: 1, quick=False)
-    assert _ask_seat(quick) == [("ok", 1, 0.0)]
-    assert _ask_seat(slow)[0][:2] == ("ok", 1)
+    assert _ask_seat(quick) == [SeatAnswer(1, 0.0, {"elapsed_ms": 0.0, "think_ms": 0.0})]
+    assert _ask_seat(slow)[0].index == 1
     assert quick.threads == [threading.get_ident()]
     assert slow.threads and slow.threads[0] != threading.get_ident()
 
@@ -75,9 +76,9 @@ def test_a_quick_bot_that_runs_late_is_a_timeout_and_its_answer_is_not_used():
         return 1
 
     (result,) = _ask_seat(_Local(late))
-    assert result == ("fault", TIMEOUT, "no answer within 1000 ms")
+    assert result == SeatFault(TIMEOUT, "no answer within 1000 ms", pytest.approx(1500.0))
     (on_time,) = _ask_seat(_Local(lambda: CLOCK.jump(0.9) or 0))
-    assert on_time == ("ok", 0, pytest.approx(900.0))
+    assert (on_time.index, on_time.elapsed_ms, on_time.timing["think_ms"]) == (0, pytest.approx(900.0), 900.0)
 
 
 def test_a_quick_bot_that_raises_crashes_and_a_bad_index_is_illegal():
@@ -85,12 +86,13 @@ def test_a_quick_bot_that_raises_crashes_and_a_bad_index_is_illegal():
         raise RuntimeError("boom")
 
     # One line naming the bot, its role and its file:line (as the module is found on sys.path).
-    ((fault, kind, detail),) = _ask_seat(_Local(boom))
-    assert (fault, kind) == ("fault", CRASH)
+    (fault,) = _ask_seat(_Local(boom))
+    kind, detail = fault.kind, fault.detail
+    assert kind == CRASH
     assert detail.startswith("bot 'quick' (p1) raised RuntimeError: boom at ")
     assert detail.endswith(f"test_quick_bots.py:{boom.__code__.co_firstlineno + 1}")
-    assert _ask_seat(_Local(lambda: 2)) == [("fault", ILLEGAL, "answered 2; options are 0..1")]
-    assert _ask_seat(_Local(lambda: "0")) == [("fault", ILLEGAL, "answered '0'; options are 0..1")]
+    assert _ask_seat(_Local(lambda: 2)) == [SeatFault(ILLEGAL, "answered 2; options are 0..1", 0.0)]
+    assert _ask_seat(_Local(lambda: "0")) == [SeatFault(ILLEGAL, "answered '0'; options are 0..1", 0.0)]
 
 
 def test_quick_asks_let_other_tasks_run_once_a_slice_is_used_up():

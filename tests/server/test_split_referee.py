@@ -17,6 +17,7 @@ from kits.server import RawClient, ServerThread, comparable_record
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
+from standoff.server.answers import SeatAnswer
 from standoff.server.sessions import Session
 from standoff.v1 import referee_pb2 as pb
 
@@ -169,7 +170,7 @@ def test_a_worker_answers_every_request_even_right_after_a_match_is_over():
         assert call("open", job) == (True, None)
         ok, step = call("begin", {"p1": 0})
         while ok and "ask" in step:
-            ok, step = call("advance", ("ok", 0, 1.0, {}), [], {"p1": 0})
+            ok, step = call("advance", SeatAnswer(0, 1.0, {}), [], {"p1": 0})
         assert ok and step["over"]["outcome"][2] not in ("error", "forfeit")
         for _ in range(3):  # the match is gone: each request is refused at once
             ok, detail = call("stop")
