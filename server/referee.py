@@ -11,7 +11,6 @@ ends its match as ``error``; a shutdown ends the rest as ``shutdown``: neither i
 
 from __future__ import annotations
 
-import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,18 +21,16 @@ import trio
 
 from standoff.v1 import referee_pb2 as pb
 
-from .answers import SeatAnswer, SeatFault
+from .answers import SeatAnswer
 from .archive import Archive
 from .auth import TokenRegistry
 from .bridge import TrioBridge
 from .core.game import Game, RulesError
-from .core.game import Outcome
 from .faults import CRASH, FORFEIT, POLICY_NAMES, PROTOCOL, Forfeit, TimeControl
-from .host_pool import HostGone, HostLink, HostPool
-from .hosting import host_job
+from .front import FrontDriver, play_hosted
+from .host_pool import HostLink, HostPool
 from .local import code_version, new_seed
 from .match import RETRIED, Ask, MatchDriver, bot_seed
-from .plugins import PLUGINS_ENV
 from .records import RecordFile
 from .sandbox import Launch, Sandbox, plugin_launch
 from .submissions import SubmissionError, is_entrant, resolve
@@ -512,7 +509,7 @@ class Referee:
                  for role, bot in zip(rules.roles, bots, strict=True)}
         time_control = time_control or TimeControl()
         record = RecordFile(self.data_dir / "records" / f"{match_id}.jsonl")
-        driver = (_FrontDriver if self.hosts is not None else MatchDriver)(
+        driver = (FrontDriver if self.hosts is not None else MatchDriver)(
             game, rules, seed, {role: seat.bot for role, seat in seats.items()}, match_id=match_id,
             time_control=time_control, policy=policy, retries=retries, on_line=record, code_version=code_version(),
             position=position, leg=leg,
@@ -584,7 +581,7 @@ class Referee:
                         await self._start_runners(match, runners)
                         if await self._wait_for_seats(match):
                             if self.hosts is not None:
-                                await self._play_hosted(match, mlog)
+                                await play_hosted(self.hosts, match, mlog)
                             else:
                                 await self._play(match)
                         runners.cancel_scope.cancel()
@@ -667,87 +664,6 @@ class Referee:
             log.info("forfeit", match=match.id, role=forfeit.role, kind=forfeit.kind)
             driver.forfeit(forfeit)
 
-    async def _play_hosted(self, match: Match, mlog: Any) -> None:
-        """:meth:`_play` for a match played by a host (split referee, :mod:`.hosting`): the host
-        plays chance and its built-in bots and sends each remote seat's decision as the bytes
-        that seat gets; this process sends them, waits for the answer as :meth:`_ask` does, and
-        passes it on. The record lines come from the host; this process writes them. The match
-        driver here never plays: it holds the header, the faults and the outcome, and writes the
-        outcome line itself only when the host could not (a host gone, a shutdown)."""
-        driver = match.driver
-        match.status = pb.MATCH_STATUS_RUNNING
-        remote = {role: seat for role, seat in match.seats.items() if isinstance(seat, RemoteSeat)}
-        for role, seat in remote.items():
-            await seat.start(match, driver.started_message(role))
-        job = host_job(match.id, match.game.name, match.rules.ruleset, dict(match.rules.options), match.seed,
-                       driver.names, list(remote), match.time_control, match.policy, match.retries, match.position,
-                       os.environ.get(PLUGINS_ENV, ""), driver.leg)
-        host = match.host = await self.hosts.open(job)
-        step = None
-        try:
-            async with trio.open_nursery() as nursery:
-                async def watch() -> None:  # a host gone ends the match now, not at the next call
-                    await host.gone.wait()
-                    nursery.cancel_scope.cancel()
-
-                nursery.start_soon(watch)
-                step = await self._host_loop(match, host, remote)
-                nursery.cancel_scope.cancel()
-            if step is None:
-                raise HostGone(host.gone_reason)
-            over = step["over"]
-            driver.outcome = Outcome(*over["outcome"])
-            driver.error_at = over["error_at"]
-            driver.finished = True
-            match.hosted_flags = over["flags"]
-            match.hosted_fallbacks = over["fallbacks"]
-            if over["error"]:
-                mlog.error("match ended by an error", where=host.where, decision=over["error_at"],
-                           traceback=over["error"])
-        finally:
-            with trio.CancelScope(shield=True):
-                await host.stop()
-
-    async def _host_loop(self, match: Match, host: HostLink, remote: dict[str, RemoteSeat]) -> dict[str, Any]:
-        """Route a hosted match's decisions until the host says it is over; returns that step."""
-        driver = match.driver
-
-        def history() -> dict[str, int]:
-            return {role: seat.history_sent for role, seat in remote.items()}
-
-        sent = history()
-        step = await host.begin(sent)
-        while True:
-            for line in step["lines"]:
-                _take_line(driver, line)
-            driver.faults = step["faults"]
-            if "over" in step:
-                break
-            ask = step["ask"]
-            seat = remote[ask["role"]]
-            message, history_to = ask["message"], ask["history_to"]
-            if seat.history_sent != sent[seat.role]:  # a reconnect while the host built it
-                message, history_to = await host.message(seat.role, seat.history_sent)
-            if history_to is not None:
-                seat.history_sent = history_to
-
-            async def rebuild(history_from: int, seat: RemoteSeat = seat) -> bytes:
-                again, history_to = await host.message(seat.role, history_from)
-                if history_to is not None:
-                    seat.history_sent = history_to
-                return again
-
-            result = await seat.wait_for_answer(match, ask["number"], ask["options"], ask["allowance_ms"],
-                                                message, rebuild)
-            if type(result) is SeatFault:
-                seat.faulted(match.id, ask["number"], result.kind, result.detail)
-            counts, driver.pending_counts = driver.pending_counts, []
-            sent = history()
-            step = await host.advance(result, counts, sent)
-            if "ask" not in step or step["ask"]["number"] != ask["number"]:
-                seat.asked()
-        return step
-
     async def _ask(self, match: Match, ask: Ask) -> None:
         """The seat's answer to one decision (timed by the seat: from when the decision left for
         the bot, after its view was built, to when the answer reached the referee, before the
@@ -780,30 +696,6 @@ class Referee:
                     await seat.end(match, match.driver.ended_message(role))
             except Exception as exc:  # noqa: BLE001 - the match is over; a bot failing to take it in changes nothing
                 log.warning("bot failed at the end of the match", match=match.id, role=role, error=repr(exc))
-
-
-class _FrontDriver(MatchDriver):
-    """The driver of a hosted match on the front: it never plays (the host does); it counts the
-    faults only the front sees (stale answers refused) for the host to count in its turn."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.pending_counts: list[tuple[str, str]] = []
-
-    def count(self, role: str, kind: str) -> None:
-        super().count(role, kind)
-        self.pending_counts.append((role, kind))
-
-
-def _take_line(driver: MatchDriver, line: dict[str, Any]) -> None:
-    """A record line a host wrote: into the record file; the front's driver keeps up (the
-    header went out, the decision number, the outcome line once it came)."""
-    driver.begun = True
-    driver.emit(line)
-    if line.get("type") == "decision":
-        driver.number = line["n"]
-    elif line.get("type") == "outcome":
-        driver.record.footer = line
 
 
 def _single(exc: BaseException) -> BaseException:
