@@ -1,7 +1,8 @@
 """The ``standoff`` command line.
 
 Every user error (unknown game, bot, ruleset or option, unreadable record) is one clear line on
-stderr and exit status 2; nothing is half-written.
+stderr and exit status 2; nothing is half-written. The commands about run folders and submitted
+bots are in :mod:`.cli_runs`, what the commands share in :mod:`.cli_common`.
 """
 
 from __future__ import annotations
@@ -18,37 +19,25 @@ from pathlib import Path
 # (main): `standoff accelerate`, which rebuilds or removes a stale one, must run without it.
 from .accelerate import AccelerateError, check_fresh
 from .accelerate import main as cmd_accelerate
+from .cli_common import DEFAULT_ADDRESS, DEFAULT_DATA_DIR, UsageError, parse_options
+from .cli_common import plugin_registry as _registry
+from .cli_common import submissions_folder as _submissions_folder
+from .cli_common import token_registry as _tokens
+from .cli_runs import (
+    cmd_ladder,
+    cmd_ratings,
+    cmd_report,
+    cmd_retire,
+    cmd_submissions,
+    cmd_submit,
+    cmd_tournament,
+    cmd_verify,
+)
 from .import_guard import StaleEngineError
 
-DEFAULT_ADDRESS = "127.0.0.1:50051"
-DEFAULT_DATA_DIR = "standoff-data"
 #: The exit status of a command whose bot failed in its own code (``standoff bot run``: the bot
 #: raised; ``standoff play``: a bot's fault ended or changed the match): its fault, not ours.
 BOT_FAILED = 3
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    """``--option KEY=VALUE`` arguments as a dict; :class:`UsageError` names a malformed one."""
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--option {pair!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
-def _registry():
-    from .plugins import load_registry
-
-    registry = load_registry()
-    for problem in registry.problems:
-        print(f"standoff: warning: {problem}", file=sys.stderr)
-    return registry
 
 
 def _make_bot(registry, name: str, game: str, seed: int):
@@ -188,30 +177,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ReplayError(f"{where}{text}{hint}") from None
     except ValueError as exc:  # unreadable record, unknown game or role, bad --from, --as with --omniscient
         raise UsageError(str(exc)) from None
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    from ..tournaments.html import ReportError, report_with_problems
-
-    if (Path(args.run_dir) / "results.jsonl").is_file():
-        _verified(args.run_dir, args)
-    try:
-        index, problems = report_with_problems(args.run_dir)
-    except ReportError as exc:
-        raise UsageError(str(exc)) from None
-    print(index)
-    for problem in problems:  # the report is written; these pages say why they show no board
-        print(f"standoff: warning: {problem}", file=sys.stderr)
-    if problems:
-        print(f"standoff: error: {len(problems)} records could not be shown (see above)", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _tokens(args: argparse.Namespace):
-    from .auth import TokenRegistry
-
-    return TokenRegistry(args.tokens or Path(args.data_dir) / "tokens.json")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -444,165 +409,6 @@ def _bot_failed(exc: Exception) -> None:
     cause = exc.__cause__ or exc
     traceback.print_exception(type(cause), cause, cause.__traceback__, file=sys.stderr)
     print(f"standoff: error: {exc}", file=sys.stderr, flush=True)
-
-
-def _submissions_folder(args: argparse.Namespace) -> Path:
-    """``--submissions DIR``, else the data folder's registry (``DATA_DIR/submissions``)."""
-    from .submissions import default_folder
-
-    return Path(args.submissions) if args.submissions else default_folder(args.data_dir)
-
-
-def cmd_submit(args: argparse.Namespace) -> int:
-    from .submissions import SubmissionError, submit
-
-    folder = _submissions_folder(args)
-    try:
-        found = submit(args.path, args.name, folder, registry=_registry(), bot=args.bot, find_links=args.find_links,
-                       no_index=args.no_index, binary_only=args.binary_only, unsandboxed=args.unsandboxed)
-    except SubmissionError as exc:
-        raise UsageError(str(exc)) from None
-    print(f"registered {found.entrant}: bot {found.bot!r} ({', '.join(found.games)}) from {found.source}; "
-          f"log: {found.log_path}")
-    return 0
-
-
-def cmd_submissions(args: argparse.Namespace) -> int:
-    from .submissions import SubmissionError, format_list, load
-
-    try:
-        items = load(_submissions_folder(args))
-    except SubmissionError as exc:
-        raise UsageError(str(exc)) from None
-    print(format_list([s for s in items if args.all or s.active]))
-    return 0
-
-
-def cmd_retire(args: argparse.Namespace) -> int:
-    from .submissions import SubmissionError, retire
-
-    try:
-        retired = retire(_submissions_folder(args), args.entrant)
-    except SubmissionError as exc:
-        raise UsageError(str(exc)) from None
-    print(f"retired {retired.entrant}: no longer scheduled (its results stay)")
-    return 0
-
-
-def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
-    from ..tournaments.config import ConfigError, load_config
-    from ..tournaments.report import format_report
-    from ..tournaments.runner import RunError, run_tournament
-    from .auth import RegistryError
-
-    registry = _registry()
-    try:
-        config = load_config(args.config, registry=registry)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-    if args.unsandboxed:
-        import dataclasses
-
-        config = dataclasses.replace(config, unsandboxed=True)
-    if ladder and config.format != "ladder" and args.rounds is None:
-        print("standoff: note: running the entrants as a ladder until stopped (Ctrl-C)", file=sys.stderr)
-
-    def announce(address: str) -> None:
-        print(f"remote entrants connect to {address}", file=sys.stderr, flush=True)
-
-    def on_round(results) -> None:
-        from ..tournaments.report import compute_ratings
-
-        ratings = compute_ratings(results, entrants=list(config.entrants))
-        table = ", ".join(
-            f"{p['name']} {p['rating']:+.0f}±{p['margin']:.0f}" for p in ratings["players"] if p["games"]
-        )
-        print(f"after {results[-1].round if results else 0} rounds ({len(results)} matches): {table}",
-              file=sys.stderr, flush=True)
-
-    try:
-        summary = run_tournament(
-            config, registry=registry, fresh=args.fresh, ladder=ladder, rounds=getattr(args, "rounds", None),
-            progress=sys.stderr, tokens=_tokens(args), announce=announce,
-            on_round=on_round if ladder else None, verify=not args.no_verify,
-        )
-    except (RunError, RegistryError) as exc:
-        raise UsageError(str(exc)) from None
-    except ValueError as exc:
-        # The referee a remote entrant needs cannot listen on `address` (port taken...). Not
-        # imported up front: a tournament of local bots never loads grpc.
-        rpc = sys.modules.get(f"{__package__}.rpc")
-        if rpc is not None and isinstance(exc, rpc.ServeError):
-            raise UsageError(str(exc)) from None
-        raise
-    print(format_report(summary.ratings))
-    print(f"\noutputs: {summary.run_dir} (results.jsonl, elo.jsonl, ratings.json, records/)")
-    if not summary.complete:
-        print("stopped before the end: run the same command again to continue", file=sys.stderr)
-        return 130
-    if summary.failed:
-        ids = ", ".join(r.match_id for r in summary.failed[:10]) + (" ..." if len(summary.failed) > 10 else "")
-        print(f"standoff: error: {len(summary.failed)} matches ended by an engine or referee error and have no "
-              f"result: {ids} (their records in {summary.run_dir / 'records'} say why; --fresh plays them again)",
-              file=sys.stderr)
-        return 1
-    return 0
-
-
-def cmd_tournament(args: argparse.Namespace) -> int:
-    return _tournament(args, ladder=False)
-
-
-def cmd_ladder(args: argparse.Namespace) -> int:
-    return _tournament(args, ladder=True)
-
-
-def _verified(folder: str, args: argparse.Namespace) -> None:
-    """Refuse a run folder whose results or records were changed (unless ``--no-verify``)."""
-    if args.no_verify:
-        return
-    from .verify import VerifyError, verify_folder
-
-    try:
-        # The chain and every record's digest and outcome: any edit shows. Replaying every record
-        # by the rules as well is `standoff verify`'s job (a Twilight Struggle game takes ~0.1 s).
-        verify_folder(folder, replay_records=False)
-    except VerifyError as exc:
-        raise UsageError(f"{exc} (--no-verify to read it anyway)") from None
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    from .verify import VerifyError, verify_folder
-
-    if not Path(args.folder).is_dir():
-        raise UsageError(f"{args.folder}: no such folder (a tournament run folder, or a server's --data-dir)")
-    try:
-        report = verify_folder(args.folder, registry=_registry(), replay_records=not args.no_replay)
-    except VerifyError as exc:
-        print(f"standoff: verify failed: {exc}", file=sys.stderr)
-        return 1
-    print(f"verified {report.summary()}")
-    return 0
-
-
-def cmd_ratings(args: argparse.Namespace) -> int:
-    from ..tournaments.report import compute_ratings, format_report, read_results
-
-    if Path(args.run_dir).is_dir():
-        _verified(args.run_dir, args)
-    path = Path(args.run_dir) / "results.jsonl"
-    try:
-        results = read_results(path)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    entrants = None
-    config_path = Path(args.run_dir) / "config.json"
-    if config_path.exists():
-        entrants = json.loads(config_path.read_text()).get("entrants")
-    print(format_report(compute_ratings(results, entrants=entrants)))
-    return 0
 
 
 def cmd_proto(args: argparse.Namespace) -> int:
