@@ -168,8 +168,8 @@ class Seat(ABC):
     asked_at: float | None = None
     #: When the answer reached the referee (trio time), set by :meth:`ask` where that comes
     #: before the seat's match loop runs again (a remote answer: when its session's inbox took
-    #: it), so the referee's own work (routing it, waking the loop) is not charged either; None
-    #: (reset by :meth:`ask`): when :meth:`ask` settles.
+    #: it), so the referee's own work (routing it, waking the loop) is not charged either. None
+    #: (reset at each ask): the seat's result is charged up to when it is made.
     answered_at: float | None = None
 
     def __init__(self, role: str, bot: str) -> None:
