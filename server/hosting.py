@@ -36,7 +36,7 @@ from .core.game import Game
 from .faults import CRASH, Forfeit, TimeControl
 from .local import code_version
 from .match import RETRIED, Ask, MatchDriver, bot_seed
-from .seats import END_WAIT_S, InProcessSeat, Ticket, decision_bytes
+from .seats import END_WAIT_S, InProcessSeat, Ticket, bot_crashed, decision_bytes
 
 
 class HostError(RuntimeError):
@@ -158,9 +158,10 @@ class MatchHost:
                     try:
                         seat.start(driver.started_message(role))
                     except Exception as exc:  # noqa: BLE001 - a built-in bot's bug: a crash
+                        detail = bot_crashed(exc, seat.bot, driver.names[role], self.match_id, role,
+                                             when="when the match started")
                         driver.count(role, CRASH)
-                        raise Forfeit(role, CRASH, f"{role} ({driver.names[role]}) forfeits: bot raised "
-                                                   f"{type(exc).__name__} when the match started: {exc}") from None
+                        raise Forfeit(role, CRASH, f"{role} ({driver.names[role]}) forfeits: {detail}") from None
                 while (ask := driver.next_ask()) is not None:
                     while True:
                         if ask.role in self.seats:
@@ -195,8 +196,12 @@ class MatchHost:
     def _ask_local(self, ask: Ask) -> SeatResult:
         """A built-in bot's answer, as the referee's :class:`~.seats.LocalSeat` gets it: in a
         thread of its own, left behind if it overruns its time."""
-        return ask_in_process(self.seats[ask.role], self.driver.state, ask, self._in_thread, _raised,
-                              timing=_elapsed_and_think)
+        seat, name = self.seats[ask.role], self.driver.names[ask.role]
+
+        def crashed(exc: Exception) -> str:  # one line naming the bot, the match and its file:line
+            return bot_crashed(exc, seat.bot, name, self.match_id, ask.role)
+
+        return ask_in_process(seat, self.driver.state, ask, self._in_thread, crashed, timing=_elapsed_and_think)
 
     def _in_thread(self, answer: Any, prepared: Any, ask: Ask) -> Any:
         """``answer(prepared)`` in the role's thread, waited for ``ask.allowance_ms`` at most
@@ -215,11 +220,6 @@ class MatchHost:
             pool.shutdown(wait=False)
             del self.pools[ask.role]
             raise DecisionTimeout() from None
-
-
-def _raised(exc: Exception) -> str:
-    """A built-in bot's exception as its ``crash`` fault's detail."""
-    return f"bot raised {type(exc).__name__}: {exc}"
 
 
 def _elapsed_and_think(elapsed_ms: float) -> dict[str, float]:

@@ -162,3 +162,30 @@ def test_every_shell_settles_a_good_answer_to_an_answer_with_the_bots_think_time
         assert type(results[shell]) is SeatAnswer and results[shell].index == 0
         assert set(results[shell].timing) == {"elapsed_ms", "think_ms"}
     assert "forfeits" not in results["play_match"]
+
+
+class _Raises(Bot):
+    """A trusted bot whose choose raises."""
+
+    name = "raises"
+
+    def choose(self, decision, view):
+        raise ValueError("boom")
+
+
+def test_a_crash_in_a_match_host_is_named_as_everywhere_else():
+    """A built-in bot that raises in a hosted match (split referee) is a crash whose detail names
+    the bot, the match and the bot's own file:line, as in the referee and play_match."""
+    registry = load_registry(entry_points=False)
+    registry.bots["raises"] = BotSpec.from_class(_Raises, trusted=True)
+    job = host_job("m1", "schotten-totten", "", {}, 3, {"p1": "raises", "p2": "raises"}, [], TimeControl(),
+                   FORFEIT, 0, None)
+    host = MatchHost(job, registry)
+    try:
+        ask = host.driver.next_ask()
+        result = host._ask_local(ask)
+    finally:
+        host.stop()
+    assert result.kind == "crash"
+    assert result.detail.startswith(f"bot 'raises' (match m1, {ask.role}) raised ValueError: boom at "), result.detail
+    assert "test_seat_answers.py:" in result.detail
