@@ -1,11 +1,13 @@
 """Shared pytest configuration. The test kits (a real referee server, conformance checks,
 positions, misbehaving bots...) are in tests/kits/. Long soak/fuzz runs honour STANDOFF_LONG=1;
-CI runs bounded versions."""
+CI runs bounded versions. The tiers (the fast ``-m "not slow"`` and the full suite) and the
+markers of heavy extras are in tests/tiers.py."""
 
 import io
 import signal
 
 import pytest
+import tiers
 
 
 def pytest_sessionstart(session):
@@ -23,6 +25,16 @@ def pytest_sessionstart(session):
     # the children start with SIGINT at its default, as from a terminal.
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by these markers
+def pytest_collection_modifyitems(config, items):
+    """Each test gets its markers from tests/tiers.py: ``slow`` and what it needs."""
+    for item in items:
+        path = item.path.relative_to(config.rootpath).as_posix()
+        name = getattr(item, "originalname", item.name)
+        for marker in sorted(tiers.markers(path, name, set(item.fixturenames))):
+            item.add_marker(marker)
 
 
 @pytest.fixture(scope="session", autouse=True)

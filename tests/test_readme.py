@@ -9,7 +9,10 @@ prints no ``Traceback``. How the README itself says to run some of them:
 
 * ``... &`` runs in the background until its block ends;
 * ``standoff serve`` runs "in another terminal": here in the background, until its block ends,
-  then stopped with SIGTERM (it must exit 0);
+  then stopped with SIGTERM (it must exit 0). It listens on a port the system picks, not the
+  README's (50051 may be taken on the machine running the tests): the README's address in the
+  block's later lines becomes the one it printed, and a ``standoff match`` or ``standoff bot``
+  line without ``--address`` (the default, 50051) gets it;
 * a command the README runs "until Ctrl-C" (a ladder without ``--rounds``) gets SIGINT after a
   few seconds and must exit 130;
 * ``<alice's token>`` / ``<ops token>`` are the tokens the block's ``token add`` lines printed;
@@ -20,17 +23,22 @@ prints no ``Traceback``. How the README itself says to run some of them:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from standoff.server.cli import DEFAULT_ADDRESS
 
 ROOT = Path(__file__).resolve().parents[1]
 LONG = os.environ.get("STANDOFF_LONG") == "1"
@@ -80,9 +88,47 @@ def _check(line: str, run: subprocess.CompletedProcess, expected: int = 0) -> No
     assert run.returncode == expected, f"{line}: exit {run.returncode}\n{output[-3000:]}"
 
 
+def option(words: list[str], name: str) -> str | None:
+    """The value of ``name`` (``--name VALUE`` or ``--name=VALUE``) in a command, or None."""
+    for i, word in enumerate(words):
+        if word == name and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith(name + "="):
+            return word.partition("=")[2]
+    return None
+
+
+def with_option(words: list[str], name: str, value: str) -> list[str]:
+    """The command with ``name`` set to ``value``: replaced where it is given, else appended."""
+    out, i = [], 0
+    while i < len(words):
+        if words[i] == name:
+            i += 2
+        elif words[i].startswith(name + "="):
+            i += 1
+        else:
+            out.append(words[i])
+            i += 1
+    return out + [name, value]
+
+
+#: The commands that connect to a referee server, at DEFAULT_ADDRESS unless given ``--address``.
+CLIENTS = (["standoff", "match"], ["standoff", "bot"])
+
+
+def to_server(words: list[str], readme_address: str, address: str) -> list[str]:
+    """The command aimed at the server the test started (``address``) instead of the one the
+    README names (``readme_address``, 50051 by default: maybe taken here by something else)."""
+    words = [word.replace(readme_address, address) for word in words]
+    if words[:2] in CLIENTS and option(words, "--address") is None:
+        words = with_option(words, "--address", address)
+    return words
+
+
 def run_block(lines: list[str], cwd: Path) -> None:
     env = environment()
     tokens: dict[str, str] = {}
+    served: tuple[str, str] | None = None  # (the README's address, the one the server listens on)
     background: list[tuple[str, subprocess.Popen, bool]] = []
     try:
         for line in lines:
@@ -94,12 +140,18 @@ def run_block(lines: list[str], cwd: Path) -> None:
                 key, _, value = words.pop(0).partition("=")
                 assignments[key] = value
             command_env = dict(env, **assignments)
+            if served:
+                words = to_server(words, *served)
+            if words[:2] == ["standoff", "serve"]:
+                readme_address = option(words, "--address") or DEFAULT_ADDRESS
+                words = with_option(words, "--address", "127.0.0.1:0")
             if line.endswith("&") or words[:2] == ["standoff", "serve"]:
                 process = subprocess.Popen(words, cwd=cwd, env=command_env, stdout=subprocess.PIPE,
                                            stderr=subprocess.PIPE, text=True)
                 if words[:2] == ["standoff", "serve"]:
                     listening = process.stdout.readline()
                     assert "listening on" in listening, process.stderr.read()
+                    served = (readme_address, listening.split()[-1])
                 background.append((line, process, words[:2] == ["standoff", "serve"]))
                 continue
             if words[:2] == ["standoff", "ladder"] and "--rounds" not in words:
@@ -127,12 +179,28 @@ def run_block(lines: list[str], cwd: Path) -> None:
                 process.communicate(timeout=30)
 
 
+@contextlib.contextmanager
+def occupied(address: str) -> Iterator[None]:
+    """A listening socket on ``address`` (host:port) meanwhile; when something else holds the
+    port already, it is just as taken."""
+    host, _, port = address.rpartition(":")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as holder:
+        try:
+            holder.bind((host, int(port)))
+            holder.listen()
+        except OSError:
+            pass
+        yield
+
+
 def test_the_readme_command_blocks_run_in_order(workdir):
     """As a newcomer follows the README: top to bottom, in one directory (later blocks use what
-    earlier ones made, e.g. `standoff report runs/demo`)."""
-    for number, lines in enumerate(BLOCKS):
-        if number not in (SETUP, BENCHMARKS):
-            run_block(lines, workdir)
+    earlier ones made, e.g. `standoff report runs/demo`). The README's port (50051) is taken
+    meanwhile, as it may be on a machine running the tests: the blocks must not need it."""
+    with occupied(DEFAULT_ADDRESS):
+        for number, lines in enumerate(BLOCKS):
+            if number not in (SETUP, BENCHMARKS):
+                run_block(lines, workdir)
 
 
 def test_the_readme_opens_with_the_two_set_up_commands():
