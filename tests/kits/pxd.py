@@ -40,7 +40,8 @@ Extension types (``cdef class``):
   type has no ``__dict__``: ``AttributeError`` compiled); a plainly typed value assigned to a
   typed attribute agrees with the type; so do assignments through parameters and locals the
   ``.pxd`` types as an extension type (``state.hands = ()`` with ``STState state``);
-- every ``cpdef`` method it declares is defined in the ``.py`` class body itself.
+- every ``cpdef`` method it declares is defined in the ``.py`` class body itself (Cython refuses
+  one that no base defines; one a base defines compiles to the base's, a stale declaration).
 
 Between ``.pxd`` files: every ``cimport`` names a ``.pxd`` that exists and declares the names
 taken from it, and every type named in a declaration is a C type, a builtin type, or an
