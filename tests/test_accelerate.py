@@ -1,10 +1,12 @@
 """``standoff accelerate``: the optional compiled engine (server/accelerate.py).
 
 Both paths are tested: the rest of the suite runs the pure-Python engine (the default install);
-here a copy of the ``server`` package is compiled in a temporary folder (about a minute), made
-importable as ``standoff`` through a ``PYTHONPATH`` shim (as benchmarks/against.py does), and
-checked in subprocesses: the modules are the compiled ones, the behaviour digests equal the
-pinned ones, and seeded match records are byte-identical to the pure engine's. The command's
+here a copy of the ``server`` package is compiled in a temporary folder (once per test run, shared
+by pytest-xdist's workers), made importable as ``standoff`` through a ``PYTHONPATH`` shim (as
+benchmarks/against.py does), and checked in subprocesses: the modules are the compiled ones, every
+engine test of both games passes on them, the behaviour digests equal the pinned ones, and seeded
+match records are byte-identical to the pure engine's. (That the ``.pxd`` files agree with their
+``.py`` is checked without compiling, in the pure run: tests/test_pxd_declarations.py.) The command's
 mistakes (no Cython, no compiler, a folder it cannot write) and the stale-module check are
 tested too, and so is the import guard that refuses a stale module wherever the engine is
 imported (the SDK, the RL bridges, a Ray node, a plain ``import``), with extension files nobody
@@ -13,6 +15,7 @@ built (no compiler needed) and with a real build. Nothing is ever compiled insid
 
 from __future__ import annotations
 
+import fcntl
 import importlib.machinery
 import importlib.util
 import json
@@ -42,10 +45,16 @@ def _compiler_available() -> bool:
     return True
 
 
-needs_build = pytest.mark.skipif(
+_can_build = pytest.mark.skipif(
     importlib.util.find_spec("Cython") is None or not _compiler_available(),
     reason="the accelerator needs Cython (the dev extra installs it) and a C compiler",
 )
+
+
+def needs_build(test):
+    """A test of the compiled engine: marked ``compiled`` (``-m "not compiled"`` leaves them out),
+    skipped without Cython or a C compiler."""
+    return pytest.mark.compiled(_can_build(test))
 
 
 def _copy_server(dest: Path) -> Path:
@@ -80,18 +89,35 @@ def _run(shim: Path | None, *argv: str, code: str | None = None, timeout: float 
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory) -> Path:
-    """A shim folder whose ``standoff.server`` is a compiled copy of this tree's."""
-    base = tmp_path_factory.mktemp("accelerated")
-    shim = _shim(base / "shim", _copy_server(base / "server"))
-    # Unoptimised C (CFLAGS come after Python's own -O3, so -O0 wins) compiles several times
-    # faster; what these tests check, that the compiled engine does what the source says, does
-    # not depend on how hard gcc optimised it.
-    run = _run(shim, "accelerate", extra_env={"CFLAGS": (os.environ.get("CFLAGS", "") + " -O0").strip()})
-    assert run.returncode == 0, run.stderr[-3000:]
-    assert "compiled" in run.stdout
+def _build_once(folder: Path) -> Path:
+    """A shim in ``folder`` over a compiled copy of this tree's ``server``, built by the first
+    process that asks (the others wait on a lock, then use it): one build per test run."""
+    shim = folder / "shim"
+    with open(folder / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "built").exists():
+            shutil.rmtree(folder / "shim", ignore_errors=True)
+            shutil.rmtree(folder / "server", ignore_errors=True)
+            _shim(shim, _copy_server(folder / "server"))
+            # Unoptimised C (CFLAGS come after Python's own -O3, so -O0 wins) compiles several
+            # times faster; what these tests check, that the compiled engine does what the source
+            # says, does not depend on how hard gcc optimised it.
+            run = _run(shim, "accelerate", extra_env={"CFLAGS": (os.environ.get("CFLAGS", "") + " -O0").strip()})
+            assert run.returncode == 0, run.stderr[-3000:]
+            assert "compiled" in run.stdout
+            (folder / "built").touch()
     return shim
+
+
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory) -> Path:
+    """A shim folder whose ``standoff.server`` is a compiled copy of this tree's. The build takes
+    a few CPU-minutes: it is made once per run, shared by pytest-xdist's workers (their temporary
+    folders share this run's parent) and by every test that needs it."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "accelerated"
+    folder.mkdir(exist_ok=True)
+    return _build_once(folder)
 
 
 # -- the compiled engine behaves exactly as the pure one -----------------------------------------
@@ -142,16 +168,43 @@ def test_behaviour_digests_equal_the_pinned_ones(compiled):
     assert json.loads(run.stdout) == EXPECTED
 
 
+#: Every test of the two games' engines: rules, events (Twilight Struggle's event tests
+#: included), views, positions, golden playthroughs, oracles, the SDK's forward model.
+ENGINE_TESTS = ("tests/schotten_totten", "tests/twilight_struggle", "tests/test_golden.py",
+                "tests/test_positions.py", "tests/test_position_files.py", "tests/test_oracles.py",
+                "tests/bots/test_simulate.py", "tests/bots/test_simulate_ts.py")
+
+CARD_AUDIT = "tests/twilight_struggle/test_card_audit.py"
+
+_PYTEST_COMPILED = """
+import importlib, sys
+import pytest
+from standoff.server import accelerate
+
+pure = [m for m in accelerate.MODULES if not importlib.import_module("standoff.server." + m).__file__.endswith(".so")]
+if pure:
+    sys.exit(f"not compiled: {pure}")
+sys.exit(pytest.main(sys.argv[1:]))
+"""
+
+
 @needs_build
-def test_the_golden_view_and_rules_tests_pass_on_the_compiled_engine(compiled):
-    """The suite's own checks of both engines, run with the compiled modules: the golden
-    playthroughs, Twilight Struggle's views against their definition at every decision, the Battle
-    Line rules, formations, tactics and views."""
-    run = _run(compiled, "-q", "-p", "no:cacheprovider", "tests/test_golden.py",
-               "tests/twilight_struggle/test_view_caches.py", "tests/twilight_struggle/test_turn.py",
-               "tests/schotten_totten", code="import sys, pytest; sys.exit(pytest.main(sys.argv[1:]))")
+@pytest.mark.timeout(1800)  # the build (when this test comes first) and some 1,500 tests
+def test_every_engine_test_of_both_games_passes_on_the_compiled_engine(compiled):
+    """The suite's own checks of both engines (:data:`ENGINE_TESTS`), run once more with every
+    module of ``accelerate.MODULES`` compiled (checked before they start): a change the compiled
+    build runs differently fails here, whatever test sees it. The long runs (``slow``) stay out."""
+    for path in ENGINE_TESTS:
+        assert (REPO / path).exists(), path
+    run = _run(compiled, "-q", "-p", "no:cacheprovider", "-m", "not slow", *ENGINE_TESTS,
+               # The card audit's table check re-runs every event test in a subprocess (which run
+               # here anyway) to check docs/cards.md: a check of the sources, made by the pure run.
+               "--deselect", f"{CARD_AUDIT}::test_every_card_has_an_event_and_a_proving_test_and_the_table_is_current",
+               code=_PYTEST_COMPILED, timeout=1800)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert " passed" in run.stdout and "skipped" not in run.stdout
+    summary = run.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "skipped" not in summary and "xfail" not in summary, summary
+    assert "3 deselected" in summary, summary  # the two long runs and the card table, nothing else
 
 
 _RECORDS = """
