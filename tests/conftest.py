@@ -33,7 +33,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         path = item.path.relative_to(config.rootpath).as_posix()
         name = getattr(item, "originalname", item.name)
-        for marker in sorted(tiers.markers(path, name, set(item.fixturenames))):
+        for marker in sorted(tiers.markers(path, name, set(getattr(item, "fixturenames", ())))):
             item.add_marker(marker)
 
 
