@@ -547,14 +547,18 @@ def build_parser() -> argparse.ArgumentParser:
     gms = sub.add_parser("games", help="list installed games (built-in and plugins)")
     gms.set_defaults(func=cmd_games)
 
+    def run_options(p: argparse.ArgumentParser) -> None:
+        """What a tournament and a ladder both take, after their own options."""
+        p.add_argument("--unsandboxed", action="store_true",
+                       help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
+        p.add_argument("--no-verify", action="store_true",
+                       help="resume without checking the results already there against their records")
+        data_options(p)
+
     tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
     tour.add_argument("config")
     tour.add_argument("--fresh", action="store_true", help="discard an earlier run of this config")
-    tour.add_argument("--unsandboxed", action="store_true",
-                      help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
-    tour.add_argument("--no-verify", action="store_true",
-                      help="resume without checking the results already there against their records")
-    data_options(tour)
+    run_options(tour)
     tour.set_defaults(func=cmd_tournament)
 
     lad = sub.add_parser("ladder", help="keep playing rounds among the entrants until stopped")
@@ -562,11 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--rounds", type=_positive, default=None, metavar="N",
                      help="play N more rounds, from where the run stands, then stop (default: until Ctrl-C)")
     lad.add_argument("--fresh", action="store_true")
-    lad.add_argument("--unsandboxed", action="store_true",
-                     help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
-    lad.add_argument("--no-verify", action="store_true",
-                     help="resume without checking the results already there against their records")
-    data_options(lad)
+    run_options(lad)
     lad.set_defaults(func=cmd_ladder)
 
     rat = sub.add_parser("ratings", help="print the ratings of a run folder again (recomputed)")

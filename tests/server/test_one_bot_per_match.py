@@ -18,14 +18,13 @@ from types import SimpleNamespace
 
 import trio
 from kits.server import comparable_record
+from kits.tournament import serve_tournament
 
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
 from standoff.server.answers import SeatAnswer, SeatFault
 from standoff.server.seats import InProcessSeat, LocalSeat
-from standoff.tournaments.config import load_config
-from standoff.tournaments.runner import run_tournament
 
 
 class Diary(RandomBot):
@@ -181,18 +180,8 @@ def _tournament(folder, token_dir, seed):
         'entrants = ["greedy", "random", "remote:alice"]', "games_per_pairing = 2", "concurrency = 4",
         f"master_seed = {seed}", 'address = "127.0.0.1:0"', "",
     ]))
-    ready, address = threading.Event(), {}
-
-    def announce(value):
-        address["value"] = value
-        ready.set()
-
-    box = {}
-    runner = threading.Thread(target=lambda: box.setdefault("summary", run_tournament(
-        load_config(path), tokens=tokens, announce=announce)), daemon=True)
-    runner.start()
-    assert ready.wait(30)
-    thread, _ = run_in_thread(Diary(3), address["value"], token, matches=4)
+    runner, box, address = serve_tournament(path, tokens)
+    thread, _ = run_in_thread(Diary(3), address, token, matches=4)
     runner.join(120)
     thread.join(30)
     summary = box["summary"]

@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import threading
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from kits.mole import Mole, play_in_thread, score
+from kits.tournament import serve_tournament
 
 from standoff.bots.random_bot import RandomBot
 from standoff.server.auth import TokenRegistry
@@ -53,18 +53,9 @@ def test_a_racing_entrant_learns_nothing_of_the_other_leg(tmp_path):
     # the two legs of a seed together.
     path = write_config(tmp_path, "race", entrants=["random", "remote:mole"], games_per_pairing=GAMES,
                         paired_seeds=True, concurrency=2, remote_wait_s=20)
-    address, ready, box = {}, threading.Event(), {}
-
-    def announce(value):
-        address["value"] = value
-        ready.set()
-
-    runner = threading.Thread(target=lambda: box.setdefault("summary", run_tournament(
-        load_config(path), tokens=tokens, announce=announce)), daemon=True)
-    runner.start()
-    assert ready.wait(30)
+    runner, box, address = serve_tournament(path, tokens)
     mole = Mole(stall_s=0.5)
-    thread, ended = play_in_thread(mole, address["value"], token, GAMES)
+    thread, ended = play_in_thread(mole, address, token, GAMES)
     runner.join(120)
     thread.join(30)
     summary = box["summary"]

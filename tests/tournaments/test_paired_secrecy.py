@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import json
 import stat
-import threading
 from pathlib import Path
 
 import grpc
 import pytest
 from kits.cheater import Cheater, score
+from kits.tournament import serve_tournament
 
 from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
@@ -58,18 +58,8 @@ def test_without_master_seed_a_run_draws_a_secret_one_and_keeps_it(tmp_path):
 def _serve_tournament(tmp_path, name, **extra):
     tokens = TokenRegistry(tmp_path / "tokens.json")
     token = tokens.add("cheater")
-    path = write_config(tmp_path, name, **extra)
-    address, ready, box = {}, threading.Event(), {}
-
-    def announce(value):
-        address["value"] = value
-        ready.set()
-
-    runner = threading.Thread(target=lambda: box.setdefault("summary", run_tournament(
-        load_config(path), tokens=tokens, announce=announce)), daemon=True)
-    runner.start()
-    assert ready.wait(30)
-    return runner, box, address["value"], token
+    runner, box, address = serve_tournament(write_config(tmp_path, name, **extra), tokens)
+    return runner, box, address, token
 
 
 def _cheat(runner, box, address, token, games):
