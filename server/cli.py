@@ -376,7 +376,7 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
     traceback, then one line naming the bot, the match and its file:line (the last line on
     stderr: a referee that started this runner reads it), exit status :data:`BOT_FAILED`."""
     from ..sdk.client import SessionError, run
-    from ..sdk.failures import BotFailed
+    from .bot_failures import BotFailed
     from .core.seeds import derive_seed
 
     registry = _registry()

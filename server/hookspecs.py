@@ -44,10 +44,10 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from ..sdk.plugin import PROJECT, hookimpl
+from .specs import PROJECT, hookimpl
 
 if TYPE_CHECKING:
-    from ..sdk.plugin import BotSpec, GameSpec
+    from .specs import BotSpec, GameSpec
     from .core.game import Game
 
 __all__ = ["PROJECT", "hookimpl", "hookspec", "standoff_bots", "standoff_games"]

@@ -30,7 +30,7 @@ import traceback
 from collections.abc import Generator
 from typing import Any
 
-from ..sdk.plugin import capability
+from .specs import capability
 from .answers import DecisionTimeout, SeatResult, ask_in_process
 from .core.game import Game
 from .faults import CRASH, Forfeit, TimeControl

@@ -28,7 +28,7 @@ from typing import Any
 
 from standoff.v1 import referee_pb2 as pb
 
-from ..sdk.plugin import capability
+from .specs import capability
 from .answers import SeatAnswer, SeatResult
 from .core.chance import ChanceStream
 from .core.game import CHANCE, Decision, Game, Outcome, sample_chance

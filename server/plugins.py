@@ -30,10 +30,11 @@ from typing import Any
 
 import pluggy
 
-from ..sdk.bot import Bot
-from ..sdk.plugin import ENTRY_POINT_GROUP, PROJECT, BotSpec, GameSpec, hookimpl
-from ..sdk.views import SCHOTTEN_TOTTEN_CODEC, TWILIGHT_STRUGGLE_CODEC, ViewCodec, register_codec
-from . import boards, hookspecs
+from .bot import Bot
+from .specs import ENTRY_POINT_GROUP, PROJECT, BotSpec, GameSpec, hookimpl
+from . import hookspecs
+from .codec_table import add_discovery, register_codec
+from .codecs import ViewCodec
 from .core.game import Game
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
 PLUGINS_ENV = "STANDOFF_PLUGINS"
 #: ``BotSpec.distribution`` of the bots and games that ship with standoff.
 BUILTIN_DISTRIBUTION = "standoff"
+#: The module of the built-in bots' plugin (its ``@hookimpl`` functions).
+BUILTIN_BOTS_PLUGIN = "standoff.bots.plugin"
 
 #: The methods a game object must have (see :class:`~standoff.server.core.game.Game`).
 _GAME_METHODS = ("rules", "new_state", "decision", "apply", "view", "outcome")
@@ -153,21 +156,19 @@ class Registry:
 @functools.cache
 def builtin_game_specs() -> tuple[GameSpec, ...]:
     """The specs of the games that ship with standoff (made once: the same objects every time)."""
-    from .games import GAMES
+    from .games import builtin_specs
 
-    st, ts = GAMES["schotten-totten"], GAMES["twilight-struggle"]
-    return (
-        GameSpec(
-            st, codec=SCHOTTEN_TOTTEN_CODEC, seat_board=boards.schotten_totten_seat,
-            state_board=functools.partial(boards.schotten_totten_table, st), html_board=True,
-            distribution=BUILTIN_DISTRIBUTION,
-        ),
-        GameSpec(
-            ts, codec=TWILIGHT_STRUGGLE_CODEC, seat_board=boards.twilight_struggle_seat,
-            state_board=functools.partial(boards.twilight_struggle_table, ts), html_board=True,
-            distribution=BUILTIN_DISTRIBUTION,
-        ),
-    )
+    return builtin_specs(BUILTIN_DISTRIBUTION)
+
+
+def _builtin_codecs() -> None:
+    from .games import builtin_codecs
+
+    for codec in builtin_codecs():
+        register_codec(codec, builtin=True)
+
+
+add_discovery(_builtin_codecs)  # a process that has not loaded a registry yet
 
 
 @hookimpl
@@ -245,7 +246,9 @@ def load_registry(*, entry_points: bool = True, extra_plugins: Sequence[object] 
     process's game table (:func:`game_spec`, :func:`standoff.sdk.views.codec_for`): a later
     registry's game replaces an earlier one's of the same name.
     """
-    from ..bots import plugin as builtin_bots
+    # The built-in bots are a plugin like any other, loaded by module name as pytest loads its
+    # own plugins: the server imports no package above it (docs/architecture.md, "Layers").
+    builtin_bots = importlib.import_module(BUILTIN_BOTS_PLUGIN)
 
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)

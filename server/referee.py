@@ -108,7 +108,7 @@ class Match:
         game without flags or a match never begun."""
         if self.hosted_flags is not None:
             return self.hosted_flags
-        from ..sdk.plugin import capability
+        from .specs import capability
 
         claimed = capability(self.game, "flags_claimed")
         return claimed(self.final_state) if claimed is not None and self.final_state is not None else {}

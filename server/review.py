@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..sdk.plugin import GameSpec
+from .specs import GameSpec
 from .boards import WIDTH, generic_board
 from .core.game import CHANCE, Game, Outcome, RulesError
 from .core.record import Record, ReplayError, replay_steps, start_state

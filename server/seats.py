@@ -25,10 +25,10 @@ import trio
 
 from standoff.v1 import referee_pb2 as pb
 
-from ..sdk.failures import failure_line
-from ..sdk.types import Decision as BotDecision
-from ..sdk.types import HistoryBook, decode_decision, decode_match_ended, decode_match_started
-from ..sdk.types import Option as BotOption
+from .bot_failures import failure_line
+from .decisions import Decision as BotDecision
+from .decisions import HistoryBook, decode_decision, decode_match_ended, decode_match_started
+from .decisions import Option as BotOption
 from .answers import SeatAnswer, SeatFault, SeatResult, illegal, no_answer
 from .core.game import Decision, Game
 from .faults import CRASH, DISCONNECT, FORFEIT, ILLEGAL, RANDOM, STALE, TIMEOUT

@@ -47,7 +47,7 @@ def _ask(spec: Any, request: dict[str, Any]) -> dict[str, Any]:
     what it raised."""
     from standoff.v1 import referee_pb2 as pb
 
-    from ..sdk.types import HistoryBook, decode_decision, decode_match_started
+    from .decisions import HistoryBook, decode_decision, decode_match_started
 
     try:
         started = pb.PlayResponse.FromString(base64.b64decode(request["started"])).match_started

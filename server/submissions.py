@@ -33,6 +33,7 @@ import base64
 import contextlib
 import fcntl
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -262,14 +263,9 @@ def server_paths() -> tuple[Path, ...]:
     """What a submission's Python must be able to read besides its venv: the server's site
     folders, the folders of the standoff packages (an editable install imports them from the
     source tree) and the base Python."""
-    import standoff.bots
-    import standoff.sdk
-    import standoff.server
-    import standoff.tournaments
-    import standoff.v1
-
-    sources = (Path(m.__file__).resolve().parent for m in (standoff.server, standoff.sdk, standoff.bots,
-                                                            standoff.tournaments, standoff.v1))
+    # by name: the server imports no package above it (docs/architecture.md, "Layers")
+    names = ("standoff.server", "standoff.sdk", "standoff.bots", "standoff.tournaments", "standoff.v1")
+    sources = (Path(importlib.util.find_spec(name).origin).resolve().parent for name in names)
     return tuple(dict.fromkeys((*server_site_dirs(), *sources, Path(sys.base_prefix).resolve())))
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..sdk.plugin import capability
+from .specs import capability
 from .core.game import UNRATED_TERMINATIONS
 from .core.record import ReplayError, replay
 from .ledger import LedgerError, read_chain, record_digest

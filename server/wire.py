@@ -15,7 +15,7 @@ from typing import Any
 from standoff.v1 import referee_pb2 as pb
 from standoff.v1 import views_pb2 as vpb
 
-from ..sdk.views import codec_for
+from .codec_table import codec_for
 from .core.game import Decision
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from standoff.sdk import views
+from standoff.server import codecs
+from standoff.server.games.schotten_totten import codec as st_codec
+from standoff.server.games.twilight_struggle import codec as ts_codec
 from standoff.sdk.types import Decision, HistoryBook, Option, decode_decision
 from standoff.sdk.views import as_dict
 from standoff.server.games import get_game
@@ -239,19 +241,19 @@ def test_twilight_struggle_views_off_the_engine_path_encode_as_before():
     ]
     for variant in variants:
         for _ in range(2):  # written, then from the memos
-            fast = views.encode_twilight_struggle(variant)
+            fast = ts_codec.encode_twilight_struggle(variant)
             assert serialize(fast) == serialize(reference_encode_twilight_struggle(variant))
             assert fast == reference_encode_twilight_struggle(variant)
     with pytest.raises(TypeError):
-        views.encode_twilight_struggle(dict(view, hand=[4]))
+        ts_codec.encode_twilight_struggle(dict(view, hand=[4]))
     with pytest.raises(TypeError):
-        views.encode_twilight_struggle(dict(view, influence={7: {"us": 1, "ussr": 0}}))
+        ts_codec.encode_twilight_struggle(dict(view, influence={7: {"us": 1, "ussr": 0}}))
 
 
 def test_twilight_struggle_records_stay_right_when_their_memos_are_cleared(monkeypatch):
-    monkeypatch.setattr(views, "_TS_MEMO_LIMIT", 3)  # cleared again and again
-    monkeypatch.setattr(views, "_TS_PARTS_MEMO_LIMIT", 2)
-    encode = views._twilight_struggle_encoder()
+    monkeypatch.setattr(ts_codec, "_TS_MEMO_LIMIT", 3)  # cleared again and again
+    monkeypatch.setattr(ts_codec, "_TS_PARTS_MEMO_LIMIT", 2)
+    encode = ts_codec._twilight_struggle_encoder()
     for _, _, _, view in decisions("twilight-struggle", range(1)):
         assert encode(view) == reference_encode_twilight_struggle(view)
 
@@ -318,28 +320,28 @@ def test_history_book_leaves_empty_and_untyped_views_alone():
 
 
 def test_flag_records_stay_right_when_their_memo_is_cleared(monkeypatch):
-    monkeypatch.setattr(views, "_FLAGS_MEMO_LIMIT", 3)  # cleared again and again
-    encode = views._schotten_totten_encoder()
+    monkeypatch.setattr(st_codec, "_FLAGS_MEMO_LIMIT", 3)  # cleared again and again
+    encode = st_codec._schotten_totten_encoder()
     for _, _, _, view in decisions("schotten-totten", range(2)):
         assert encode(view) == reference_encode_schotten_totten(view)
 
 
 def test_varints_are_protobufs():
-    assert views._uint(0) == b"\x00"
+    assert codecs.uint(0) == b"\x00"
     for value in (1, 127, 128, 300, 16383, 16384, 2**32 - 1, 2**63, 2**64 - 1):
         message = pb.Decision(decision_id=value)
-        assert views._field_tag(pb.Decision, "decision_id") + views._uint(value) == message.SerializeToString()
+        assert codecs.field_tag(pb.Decision, "decision_id") + codecs.uint(value) == message.SerializeToString()
     with pytest.raises(ValueError):
-        views._varint(-1)
+        codecs.varint(-1)
     for bad in (True, 1.0, "1"):
         with pytest.raises(TypeError):
-            views._uint(bad)
+            codecs.uint(bad)
     with pytest.raises(ValueError, match="no hand-written records"):
-        views._field_tag(pb.RoleClock, "time_left_ms")  # int64: not written by hand
+        codecs.field_tag(pb.RoleClock, "time_left_ms")  # int64: not written by hand
 
 
 def test_text_records_are_protobufs_and_refuse_non_strings():
-    encode = views._text_field(views._field_tag(pb.Option, "key"))
+    encode = codecs.text_field(codecs.field_tag(pb.Option, "key"))
     for text in ("flag:4", "é" * 200):
         assert encode(text) == pb.Option(key=text).SerializeToString()
         assert encode(text) == pb.Option(key=text).SerializeToString()  # from the memo
