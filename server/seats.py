@@ -522,7 +522,7 @@ class RunnerSeat(RemoteSeat):
     def command(self, address: str) -> list[str]:
         """The runner's command line unsandboxed: the launch's, connecting to ``address``."""
         if self.launch is None:
-            return [sys.executable, "-m", "standoff.server.cli", "bot", "run", self.bot,
+            return [sys.executable, "-m", "standoff.sdk.cli", "bot", "run", self.bot,
                     "--address", address, "--matches", "1"]
         return [str(self.launch.python), *self.launch.at(address)]
 

@@ -128,13 +128,13 @@ class GameCapabilities(Protocol):
         ...
 
     def flags_claimed(self, state: Any) -> dict[str, int]:
-        """Points per role for a lost game of a multi-game match (Schotten Totten: flags
+        """Points per role for a lost game of a multi-game match (e.g. flags
         claimed). Tournaments' multi-game matches need it."""
         ...
 
     def fallback_index(self, state: Any) -> int | None:
         """The option the referee plays for a seat that timed out on a step whose rules name a
-        default (Schotten Totten's Mud discard); ``None`` where they name none (the fault
+        default (e.g. a discard the rules make for a seat); ``None`` where they name none (the fault
         policy decides)."""
         ...
 

@@ -88,7 +88,7 @@ def _env_without_plugin() -> dict[str, str]:
 
 
 def _standoff(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                           timeout=timeout, env=env)
 
 

@@ -548,7 +548,7 @@ def test_third_party_bot_plays_on_the_server_in_a_subprocess(registry, installed
 
 
 def test_standoff_play_refuses_untrusted_plugins_unless_trusted(installed, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     assert main(["play", "schotten-totten", "--bot", "demo", "--bot", "random", "--seed", "1"]) == 2
     assert "third-party plugin (standoff-demo)" in capsys.readouterr().err

@@ -301,7 +301,7 @@ def test_bad_twilight_struggle_text_names_the_line_or_field(text, message):
 
 def _played_position(tmp_path, game, bots, seed, at):
     """A position from decision ``at`` of a played match, written as a file."""
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     record = tmp_path / "first.jsonl"
     assert main(["play", game, "--bot", bots[0], "--bot", bots[1], "--seed", str(seed),
@@ -310,7 +310,7 @@ def _played_position(tmp_path, game, bots, seed, at):
 
 
 def test_play_from_a_position_and_replay_its_record_exactly(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
     from standoff.server.core.record import replay
     from standoff.server.records import read_record
 
@@ -335,7 +335,7 @@ def test_play_from_a_position_and_replay_its_record_exactly(tmp_path, capsys):
 
 
 def test_play_twilight_struggle_from_its_compact_form(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
     from standoff.server.core.record import replay
     from standoff.server.records import read_record
 
@@ -363,7 +363,7 @@ def test_play_twilight_struggle_from_its_compact_form(tmp_path, capsys):
      "BAD: hands.us[0]: unknown card 'nato2'"),
 ])
 def test_bad_start_positions_are_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, message):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "BAD").write_text('{"game": "twilight-struggle", "hands": {"us": ["nato2"]}}')
@@ -373,7 +373,7 @@ def test_bad_start_positions_are_one_line_and_exit_2(tmp_path, capsys, monkeypat
 
 
 def test_replay_position_out_of_range_is_one_line(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     first = _played_position(tmp_path, "schotten-totten", ("random", "random"), 2, 1)
     capsys.readouterr()
@@ -442,7 +442,7 @@ def test_bad_tournament_positions_are_one_line(tmp_path, extra, message):
 def test_play_until_the_end_of_the_action_round_or_turn(tmp_path, capsys):
     """`standoff play --until`: the match stops (no result) at the first decision of the next
     action round or turn; the record replays and gives that position."""
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
     from standoff.server.core.record import replay
     from standoff.server.records import read_record
 

@@ -58,7 +58,7 @@ without paired seeds, who sits first alternates from game to game within a pairi
 differently from pairing to pairing (by the parity of the entrants' positions, so that with one
 game per pairing each entrant has p1 about half the time), and flips from one cycle or round to
 the next; with paired seeds the two legs of a seed swap the seats. With three roles (e.g.
-Schotten Totten ``three_player``) the same rotation walks the three cyclic seatings: with paired
+a three-player ruleset) the same rotation walks the three cyclic seatings: with paired
 seeds the three legs of a seed (``games_per_pairing`` is a multiple of 3) seat every entrant once
 in each role, and without them each block of three games (games 1-3, 4-6...) does. Turns go
 p1 → p2 → p3 → p1, so a rotation alone keeps who plays *after* whom: the entrant after A is

@@ -456,7 +456,7 @@ def test_a_mistyped_guest_mode_is_one_line_and_nothing_starts(tmp_path, monkeypa
     monkeypatch.setenv(GUEST_ENV, "thread")
     with pytest.raises(ValueError, match="STANDOFF_TRIO_GUEST='thread' is not a guest mode: use one-thread or threads"):
         asyncio.run(_started(TrioBridge()))
-    done = subprocess.run([sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0",
+    done = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0",
                            "--data-dir", str(tmp_path / "data")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [
