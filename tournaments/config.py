@@ -58,11 +58,8 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     and the run says so in one line. The cost is variance: the two legs of a seed cancel part
     of the luck of the deal, unpaired games do not, so such a pairing needs more games for the
     same confidence, and its pentanomial statistics are not available (``null``). How much
-    depends on the game and the bots: for ``greedy`` against ``probability`` (the card game
-    of the README's demo, 100 seeds) the legs' scores correlate at -0.14, so a pair's score varies 14% less than two
-    independent games' (pentanomial interval ±45 Elo against ±48.5 for the same 200 games):
-    unpaired, about 16% more games give the same interval. Bot seeds differ from seat to seat
-    and from leg to leg.
+    depends on the game and the bots (docs/reliability.md, "Trust", has a measured case). Bot
+    seeds differ from seat to seat and from leg to leg.
 ``positions``  (array of strings, optional; default: none, every match starts from the deal)
     Start positions, like opening books in engine tournaments (docs/positions.md): each a
     position file (JSON or the game's text form; a path relative to the config file) or the
