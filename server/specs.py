@@ -182,8 +182,9 @@ class GameSpec:
     * ``forward_model``: what search bots simulate with (beliefs over hidden cards, worlds
       sampled from a seat's view, fast playouts); ``None``: the generic model built on the
       game's ``determinize`` capability, if it has one.
-    * ``rl``: the game's tables for the training environments (action and observation
-      encodings); ``None``: generic ones derived from the game's options and views.
+    * ``rl``: a :class:`~standoff.server.rl.GameRL`, the game's tables for the training
+      environments (action keys, observation encoder, seat memory, public view); ``None``:
+      generic ones from the game's ``option_keys(rules)`` and its views (docs/training.md).
     * ``notation``: how records and positions name this game's options in text.
     * ``positions``: the game's position format (read, write, its schema), beside the
       ``to_position``/``from_position`` capabilities it is built on.

@@ -26,6 +26,7 @@ def game_spec(distribution: str) -> GameSpec:
     """The spec the registry enters for the game, credited to ``distribution``."""
     from ... import boards
     from ...specs import GameSpec  # the registry's (not pure: kept out of the engine's imports)
+    from .rl import RL
 
     return GameSpec(
         GAME,
@@ -33,5 +34,6 @@ def game_spec(distribution: str) -> GameSpec:
         seat_board=boards.twilight_struggle_seat,
         state_board=functools.partial(boards.twilight_struggle_table, GAME),
         html_board=True,
+        rl=RL,
         distribution=distribution,
     )
