@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..server.rl import RECENT, ActionTable, Encoder, GameRL, UnknownAction, bucket
+from ..server.specs import capability
 from .bot import Bot
 from .views import as_dict
 
@@ -88,8 +89,8 @@ def _game_spec(name: str) -> Any:
 def _keys(spec: Any, rules: Any) -> list[str]:
     if spec.rl is not None:
         return list(spec.rl.keys(rules))
-    option_keys = getattr(spec.game, "option_keys", None)
-    if not callable(option_keys):
+    option_keys = capability(spec.game, "option_keys")
+    if option_keys is None:
         raise ValueError(f"game {spec.name!r} has no action table: its GameSpec has no rl part and the game "
                          "no option_keys(rules) method (docs/training.md)")
     return list(option_keys(rules))

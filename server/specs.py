@@ -144,6 +144,12 @@ class GameCapabilities(Protocol):
         ``standoff replay --position`` and ``to_position`` use it."""
         ...
 
+    def option_keys(self, rules: Any) -> list[str]:
+        """Every option key a match under ``rules`` can offer, chance's included: the action
+        table of the training environments for a game whose spec brings no ``rl`` tables
+        (docs/training.md, "Any game")."""
+        ...
+
     def from_position(self, data: Mapping[str, Any]) -> Any:
         """The state a position describes (``from_position(to_position(s))`` asks the same
         decision as ``s``); raises ``standoff.sdk.positions.PositionError`` (a ``ValueError``)
@@ -153,7 +159,8 @@ class GameCapabilities(Protocol):
 
 
 #: The names :func:`capability` knows (the methods of :class:`GameCapabilities`).
-CAPABILITIES = ("determinize", "render", "flags_claimed", "fallback_index", "to_position", "from_position")
+CAPABILITIES = ("determinize", "render", "flags_claimed", "fallback_index", "to_position", "from_position",
+                "option_keys")
 
 
 def capability(game: Any, name: str) -> Callable[..., Any] | None:
