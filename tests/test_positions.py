@@ -18,8 +18,7 @@ import pytest
 
 from kits.conformance import SAFE, deep_match, random_match
 from standoff.server.games import get_game
-from standoff.server.games.notation import write as write_notation
-from standoff.server.games.positions import PositionError, from_position, to_position
+from standoff.server.positions import PositionError, from_position, to_position, write_notation
 
 # (game, ruleset, options, games): the conformance suite's cases, fewer games each
 CASES = [
@@ -205,7 +204,7 @@ def test_bad_text_is_one_line():
 
 
 def test_the_shipped_schema_is_the_generated_one():
-    from standoff.server.games.position_schema import position_schema
+    from standoff.server.positions import position_schema
     from standoff.sdk.positions import position_schema as shipped
 
     assert shipped() == json.loads(json.dumps(position_schema())), "run python scripts/position_schema.py"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .game import TwilightStruggle
 
 if TYPE_CHECKING:
+    from ...core.position import Notation, PositionFormat
     from ...specs import GameSpec
 
 #: The rules object (one per process: every spec and table shares it).
@@ -22,6 +23,24 @@ def codec() -> Any:
     return CODEC
 
 
+def positions() -> PositionFormat:
+    """The game's position format: its states as positions and back, and their JSON Schema."""
+    from ...core.position import PositionFormat
+    from . import position, position_schema
+    from .state import TSState
+
+    return PositionFormat(write=position.to_position, read=position.from_position, state_type=TSState,
+                          schema=position_schema.schema, stops=position.stops)
+
+
+def notation() -> Notation:
+    """The game's text form of positions."""
+    from ...core.position import Notation
+    from . import notation as text
+
+    return Notation(write=text.write, parse=text.parse, recognizes=text.recognizes)
+
+
 def game_spec(distribution: str) -> GameSpec:
     """The spec the registry enters for the game, credited to ``distribution``."""
     from ... import boards
@@ -33,5 +52,7 @@ def game_spec(distribution: str) -> GameSpec:
         seat_board=boards.twilight_struggle_seat,
         state_board=functools.partial(boards.twilight_struggle_table, GAME),
         html_board=True,
+        notation=notation(),
+        positions=positions(),
         distribution=distribution,
     )
