@@ -9,7 +9,8 @@
 A position file holds a JSON object (docs/positions.md, schema ``position.schema.json`` in this
 package) or a game's text form (its ``GameSpec.notation``). Every mistake raises
 :class:`PositionError` (a ``ValueError``) with one line naming the field. The functions are the
-server's (:mod:`standoff.server.position_files`, :mod:`standoff.server.positions`), re-exported.
+server's (:mod:`standoff.server.position_files`, :mod:`standoff.server.positions`), re-exported,
+with the parts a game plugin gives its ``GameSpec`` (:class:`PositionFormat`, :class:`Notation`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,18 @@ from importlib import resources
 from typing import Any
 
 from ..server.position_files import game_of, load_position, read_position, save_position
-from ..server.positions import PositionError, from_position, parse_position, to_position
+from ..server.positions import (
+    Notation,
+    PositionError,
+    PositionFormat,
+    from_position,
+    parse_position,
+    to_position,
+    write_notation,
+)
 
-__all__ = ["PositionError", "from_position", "game_of", "load_position", "parse_position", "position_schema",
-           "read_position", "save_position", "to_position"]
+__all__ = ["Notation", "PositionError", "PositionFormat", "from_position", "game_of", "load_position",
+           "parse_position", "position_schema", "read_position", "save_position", "to_position", "write_notation"]
 
 
 def position_schema() -> dict[str, Any]:
