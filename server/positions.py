@@ -124,7 +124,8 @@ def stop_when(state: Any, until: str, game: Any = None) -> Any:
 
 def parse_position(game: Any, text: str) -> dict[str, Any]:
     """A position's text (a JSON object, or a game's text form) as a position dict. A text form
-    is read by the built-in notation that recognizes it, else by ``game``'s notation."""
+    is read by ``game``'s notation if it recognizes it, else by the built-in game's notation that
+    does, else by ``game``'s (whose error names the part at fault)."""
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
@@ -132,16 +133,18 @@ def parse_position(game: Any, text: str) -> dict[str, Any]:
         except json.JSONDecodeError as exc:
             raise PositionError(f"not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
         return data
-    for spec in _builtin_specs():
+    name = _game_name(game)
+    notation = notation_of(game) if name else None
+    if notation is not None and notation.recognizes(stripped):
+        return notation.parse(stripped)
+    for spec in _builtin_specs():  # another game's text (from_position then names the mismatch)
         if spec.notation is not None and spec.notation.recognizes(stripped):
             return spec.notation.parse(stripped)
-    name = _game_name(game)
     if not name:
         raise PositionError("notation: no game's text form starts like this (name the game, or write JSON)")
-    notation = notation_of(game)
     if notation is None:
         raise PositionError(f"game {name!r} has no text notation: write the position as a JSON object")
-    return notation.parse(stripped)
+    return notation.parse(stripped)  # its own error names what is wrong
 
 
 def write_notation(data: Mapping[str, Any]) -> str:
