@@ -55,7 +55,7 @@ def _game(registry, name: str):
 def _start_position(game, args: argparse.Namespace):
     """``--position FILE`` as ``(rules, position dict)``: the file read, checked and written back
     whole (the record's header carries every field); one line on any mistake."""
-    from ..sdk.positions import PositionError, from_position, read_position, to_position
+    from .position_files import PositionError, from_position, read_position, to_position
 
     if args.ruleset is not None or args.option:
         raise UsageError("--position carries its own ruleset and options: drop --ruleset/--option")
@@ -112,11 +112,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = dict(zip(roles, args.bot, strict=True))
     until = None
     if getattr(args, "until", None):
-        from .games.positions import PositionError, from_position, stop_when
+        from .positions import PositionError, from_position, stop_when
 
         try:
             start = from_position(game, position) if position is not None else None
-            until = stop_when(start if start is not None else game.new_state(rules), args.until)
+            until = stop_when(start if start is not None else game.new_state(rules), args.until, game)
         except PositionError as exc:
             raise UsageError(str(exc).replace("until:", "--until:", 1)) from None
     writer = RecordWriter(args.record) if args.record else None
@@ -308,7 +308,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(f"--connect-timeout {args.connect_timeout}: expected seconds >= 0")
     start = ""
     if args.position:  # checked here too, so that a mistake is one line before any connection
-        from ..sdk.positions import PositionError, read_position
+        from .position_files import PositionError, read_position
 
         try:
             start = json.dumps(read_position(args.position, args.game))
@@ -420,7 +420,7 @@ def build_parser(*, run_commands: AddCommands | None = None,
     play.add_argument("--position", default=None, metavar="FILE",
                       help="start from this position (JSON, or the game's text form; docs/positions.md)")
     play.add_argument("--until", default=None, choices=("action_round", "turn"),
-                      help="stop (no result) once the current round of play (the game's action round, or turn) is over")
+                      help="stop (no result) once the current action round or turn (as the game has them) is over")
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.add_argument("--policy", default="forfeit",
                       help="fault policy for a bot that raises or answers a bad index: forfeit (its loss; the "
@@ -441,7 +441,7 @@ def build_parser(*, run_commands: AddCommands | None = None,
     rep.add_argument("--position", type=int, default=None, metavar="N",
                      help="print the position (docs/positions.md) at decision N instead, as JSON")
     rep.add_argument("--notation", action="store_true",
-                     help="with --position: the game's text form (its notation)")
+                     help="with --position: the game's text form (docs/positions.md)")
     rep.set_defaults(func=cmd_replay)
 
     srv = sub.add_parser("serve", help="run the referee server (gRPC)")

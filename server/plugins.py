@@ -36,6 +36,7 @@ from . import hookspecs
 from .codec_table import add_discovery, register_codec
 from .codecs import ViewCodec
 from .core.game import Game
+from .core.position import LOADERS
 
 __all__ = [
     "BUILTIN_DISTRIBUTION",
@@ -186,13 +187,18 @@ _lock = threading.RLock()
 
 def _enter(spec: GameSpec) -> None:
     """Make ``spec`` the game of its name in this process: its codec for the wire and the SDK,
-    its boards for replays and reports (a later registry's game replaces an earlier one's;
-    built-in games are never replaced: registries refuse their names)."""
+    its boards for replays and reports, its position reader for records that start from a
+    position (a later registry's game replaces an earlier one's; built-in games are never
+    replaced: registries refuse their names)."""
     with _lock:
         if spec.codec is not None:
             register_codec(spec.codec, builtin=spec.distribution == BUILTIN_DISTRIBUTION)
         _SPECS[spec.name] = spec
         _MISSED.discard(spec.name)
+        if spec.positions is not None:  # records that start from a position load it by name
+            LOADERS[spec.name] = spec.positions.read
+        else:
+            LOADERS.pop(spec.name, None)
 
 
 def find_game_spec(name: str) -> GameSpec | None:

@@ -708,7 +708,7 @@ def _single(exc: BaseException) -> BaseException:
 def _start_position(game: Any, rules: Any, position: Any, explicit: bool) -> tuple[Any, dict[str, Any]]:
     """A match's start position, checked: ``(its rules, the position written whole)``; raises
     :class:`MatchError` with the loader's one line."""
-    from .games.positions import PositionError, from_position, to_position
+    from .positions import PositionError, from_position, to_position
 
     try:
         state = from_position(game, position)

@@ -140,7 +140,7 @@ class GameCapabilities(Protocol):
 
     def to_position(self, state: Any) -> dict[str, Any]:
         """The whole state as a JSON-ready position (docs/positions.md) in the game's public
-        words; the built-in games have theirs in ``standoff.server.games.positions``.
+        words (the game's ``GameSpec.positions`` is made of it unless it gives one).
         ``standoff replay --position`` and ``to_position`` use it."""
         ...
 
@@ -192,9 +192,13 @@ class GameSpec:
     * ``rl``: a :class:`~standoff.server.rl.GameRL`, the game's tables for the training
       environments (action keys, observation encoder, seat memory, public view); ``None``:
       generic ones from the game's ``option_keys(rules)`` and its views (docs/training.md).
-    * ``notation``: how records and positions name this game's options in text.
-    * ``positions``: the game's position format (read, write, its schema), beside the
-      ``to_position``/``from_position`` capabilities it is built on.
+    * ``notation``: the text form of the game's positions, like chess's FEN
+      (:class:`~standoff.server.core.position.Notation`: ``write``, ``parse``, ``recognizes``);
+      ``None``: positions are JSON only.
+    * ``positions``: the game's position format
+      (:class:`~standoff.server.core.position.PositionFormat`: ``write``, ``read``, its states'
+      type, its JSON Schema, its rounds and turns for ``--until``); ``None``: the one the
+      game's ``to_position``/``from_position`` capabilities make, if it has both.
     * ``rules_links``: ``(title, address)`` pairs for the game's rules documentation.
     * ``distribution``: filled in by the loader.
 

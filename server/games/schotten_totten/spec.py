@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .game import SchottenTotten
 
 if TYPE_CHECKING:
+    from ...core.position import Notation, PositionFormat
     from ...specs import GameSpec
 
 #: The rules object (one per process: every spec and table shares it).
@@ -20,6 +21,24 @@ def codec() -> Any:
     from .codec import CODEC
 
     return CODEC
+
+
+def positions() -> PositionFormat:
+    """The game's position format: its states as positions and back, and their JSON Schema."""
+    from ...core.position import PositionFormat
+    from . import position, position_schema
+    from .state import STState
+
+    return PositionFormat(write=position.to_position, read=position.from_position, state_type=STState,
+                          schema=position_schema.schema, stops=position.stops)
+
+
+def notation() -> Notation:
+    """The game's text form of positions."""
+    from ...core.position import Notation
+    from . import notation as text
+
+    return Notation(write=text.write, parse=text.parse, recognizes=text.recognizes)
 
 
 def game_spec(distribution: str) -> GameSpec:
@@ -35,5 +54,7 @@ def game_spec(distribution: str) -> GameSpec:
         state_board=functools.partial(boards.schotten_totten_table, GAME),
         html_board=True,
         rl=RL,
+        notation=notation(),
+        positions=positions(),
         distribution=distribution,
     )
