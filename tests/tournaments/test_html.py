@@ -497,7 +497,7 @@ def test_ts_pages_carry_the_map_layout_and_board_views(ts_report, ts_full):
     _, index = ts_report
     for path in pages(index)[1:] + [ts_full[1]]:
         page = parse(path)
-        layout = json.loads(page.islands["ts-layout"])
+        layout = json.loads(page.islands["board-data"])
         assert len(layout["countries"]) == 84
         omniscient = json.loads(page.islands["track-omniscient"])
         view = None
@@ -650,7 +650,7 @@ def test_ts_pages_in_headless_chromium(ts_report, ts_full, tmp_path, tmp_path_fa
     if browser is None:
         pytest.skip("chromium is not installed: the pages were not loaded in a browser")
     from standoff.server.games.twilight_struggle.game import card_name
-    from standoff.server.boards import table_view
+    from standoff.server.games.twilight_struggle.html_board import table_view
 
     run_dir, index = ts_report
     record, full = ts_full
@@ -716,7 +716,7 @@ def test_a_match_started_from_a_position_is_drawn_from_it(tmp_path):
     a page's first board is the position's, not the deal's, on the omniscient track (drawn and
     text) and each seat's; and a seat's track still never holds the other hand's hidden cards."""
     from standoff.sdk.positions import read_position
-    from standoff.server.boards import table_view
+    from standoff.server.games.schotten_totten.html_board import table_view
     from standoff.server.core.record import start_state
 
     source = Path(__file__).resolve().parents[1] / "positions" / "st" / "claim_wedge_threat.txt"
