@@ -83,8 +83,8 @@ def apply_delta(previous: Mapping[str, Any] | None, delta: Mapping[str, Any]) ->
 def share_options(frames: list[dict[str, Any]]) -> dict[str, Any]:
     """A track's frames with their option lists coded: ``keys``, every option key of the track
     once, and each frame's ``o`` a list of indices into it, or ``"="`` when equal to the
-    previous list (Twilight Struggle asks for one influence point at a time, with the same
-    options). :func:`frame_options` decodes them."""
+    previous list (a game may ask the same question several times in a row: one influence point
+    at a time, say). :func:`frame_options` decodes them."""
     keys: dict[str, int] = {}
     previous = None
     for frame in frames:
