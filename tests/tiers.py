@@ -46,6 +46,7 @@ FIXTURES = {
 MARKS = {
     "tests/tournaments/test_html.py::test_pages_load_in_headless_chromium": ("browser", "slow"),
     "tests/tournaments/test_html.py::test_ts_pages_in_headless_chromium": ("browser", "slow"),
+    "tests/tournaments/test_html.py::test_a_plugin_games_html_board_draws_its_pages": ("browser", "slow"),
 }
 
 #: Slow tests by module (every parametrization of each).

@@ -39,6 +39,7 @@ charts are in :mod:`.html_charts`.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
@@ -161,6 +162,7 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     timeline = [_timeline_entry(omniscient.frames[i]) for i in keep] + [{"end": True}]
     board = html_board(game.name)
     drawn = board is not None
+    table = (board.table if board is not None else None) or functools.partial(table_view, game)
     tracks: dict[str, Any] = {}
     for role in roles:
         seat = review(game, record, as_role=role, history=0)
@@ -186,7 +188,6 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     frames = text_frames(boards, choices)
     if drawn:  # the same board as the seats', every hand face up; the text stays (a toggle)
         previous = None
-        table = board.table or (lambda state: table_view(game, state))
         for frame, view in zip(frames, _table_views(game, record, {omniscient.frames[i].number for i in keep}, table)):
             frame["v"] = view_delta(previous, view)
             previous = view
