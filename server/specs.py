@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import pluggy
 
+from .boards import HtmlBoard
 from .bot import Bot
 from .codec_table import register_codec, registered_codec
 from .codecs import JsonViewCodec, ViewCodec
@@ -183,9 +184,9 @@ class GameSpec:
       (replays per seat, the report's seat boards). ``None``: a generic listing of the view.
     * ``state_board(state) -> str``: the whole table as text (omniscient replays, the report).
       ``None``: the game's ``render`` capability if it has one, else every seat's board.
-    * ``html_board``: the report's viewer draws this game's seat boards from the views itself
-      (true, or an object giving the board's data and script); otherwise the report shows
-      ``seat_board``'s text.
+    * ``html_board``: a :class:`~standoff.server.boards.HtmlBoard` (script, style, data, whole
+      table): how the report's viewer draws this game's views; ``None``: the report shows the
+      text boards (``seat_board``'s, else the generic one).
     * ``forward_model``: what search bots simulate with (beliefs over hidden cards, worlds
       sampled from a seat's view, fast playouts); ``None``: the generic model built on the
       game's ``determinize`` capability, if it has one.
@@ -212,7 +213,7 @@ class GameSpec:
     codec: ViewCodec | None = None
     seat_board: Callable[[Mapping[str, Any]], str] | None = None
     state_board: Callable[[Any], str] | None = None
-    html_board: Any = False
+    html_board: HtmlBoard | None = None
     forward_model: Any = None
     rl: Any = None
     notation: Any = None

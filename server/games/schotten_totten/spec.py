@@ -43,16 +43,17 @@ def notation() -> Notation:
 
 def game_spec(distribution: str) -> GameSpec:
     """The spec the registry enters for the game, credited to ``distribution``."""
-    from ... import boards
     from ...specs import GameSpec  # the registry's (not pure: kept out of the engine's imports)
+    from . import text
+    from .html_board import html_board
     from .rl import RL
 
     return GameSpec(
         GAME,
         codec=codec(),
-        seat_board=boards.schotten_totten_seat,
-        state_board=functools.partial(boards.schotten_totten_table, GAME),
-        html_board=True,
+        seat_board=text.seat_board,
+        state_board=functools.partial(text.table_board, GAME),
+        html_board=html_board(GAME),
         rl=RL,
         notation=notation(),
         positions=positions(),

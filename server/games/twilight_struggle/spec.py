@@ -3,7 +3,6 @@ brings (:class:`~standoff.server.specs.GameSpec`). The one place that assembles 
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
 
 from .game import TwilightStruggle
@@ -43,16 +42,17 @@ def notation() -> Notation:
 
 def game_spec(distribution: str) -> GameSpec:
     """The spec the registry enters for the game, credited to ``distribution``."""
-    from ... import boards
     from ...specs import GameSpec  # the registry's (not pure: kept out of the engine's imports)
+    from . import text
+    from .html_board import html_board
     from .rl import RL
 
     return GameSpec(
         GAME,
         codec=codec(),
-        seat_board=boards.twilight_struggle_seat,
-        state_board=functools.partial(boards.twilight_struggle_table, GAME),
-        html_board=True,
+        seat_board=text.seat_board,
+        state_board=GAME.render,
+        html_board=html_board(GAME),
         rl=RL,
         notation=notation(),
         positions=positions(),
