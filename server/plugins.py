@@ -430,11 +430,25 @@ def _check_game(item: Any, source: _Source, registry: Registry, sources: dict[st
         if value is not None and not callable(value):
             problem(f"game {name!r}: {board} {_short_repr(value)} is not callable")
             return None
+    for part, kind in _part_types().items():  # a part of another type would fail far from here
+        value = getattr(spec, part)
+        if value is not None and not isinstance(value, kind):
+            problem(f"game {name!r}: {part} {_short_repr(value)} is not a {kind.__name__} (docs/games.md)")
+            return None
     if name in registry.games:
         problem(f"game {name!r} is already provided by {sources.get(name, '?')}; this one is ignored")
         return None
     distribution = BUILTIN_DISTRIBUTION if source.kind == "builtin" else source.distribution
     return dataclasses.replace(spec, distribution=distribution)
+
+
+def _part_types() -> dict[str, type]:
+    """The type of each optional part of a :class:`GameSpec` (``None``: the generic part)."""
+    from .boards import HtmlBoard
+    from .core.position import Notation, PositionFormat
+    from .rl import GameRL
+
+    return {"html_board": HtmlBoard, "rl": GameRL, "positions": PositionFormat, "notation": Notation}
 
 
 def _describe(exc: BaseException) -> str:

@@ -368,6 +368,8 @@ class _GamePlugin:
         return [
             GameSpec(_TinyGame("tiny-wrong-codec"), codec=JsonViewCodec("another-game")),
             GameSpec(_TinyGame("tiny-bad-board"), seat_board="not a function"),
+            GameSpec(_TinyGame("tiny-old-html"), html_board=True),  # before HtmlBoard, a flag
+            GameSpec(_TinyGame("tiny-bad-rl"), rl={"keys": []}),
             _TinyGame("tiny-bare"),
             GameSpec(_TinyGame(ST)),
         ]
@@ -384,8 +386,10 @@ def test_game_specs_are_checked():
     problems = "\n".join(registry.problems)
     assert "game 'tiny-wrong-codec': codec JsonViewCodec('another-game')" in problems
     assert "game 'tiny-bad-board': seat_board 'not a function' (str) is not callable" in problems
+    assert "game 'tiny-old-html': html_board True is not a HtmlBoard (docs/games.md)" in problems
+    assert "game 'tiny-bad-rl': rl {'keys': []} (dict) is not a GameRL (docs/games.md)" in problems
     assert "game 'schotten-totten' is already provided by standoff; this one is ignored" in problems
-    assert len(registry.problems) == 3
+    assert len(registry.problems) == 5
 
 
 # --- plugins handed in by the caller (no installation) ---------------------------------------------
