@@ -368,11 +368,11 @@ class Executor:
                 return False
         return True
 
-    async def play(self, spec: MatchSpec, embargo: str | None = None) -> Result:
+    async def play(self, spec: MatchSpec) -> Result:
         """Play ``spec`` and return its result. A match that cannot be played because of an
         error (an exception in a worker, a worker process that keeps dying on it) is an
-        ``error`` result, never a win or a draw; the run goes on. ``embargo``: the referee
-        withholds the record and seed until that group is released (paired legs)."""
+        ``error`` result, never a win or a draw; the run goes on. :class:`RunError` for a paired
+        leg that only the referee could play (the schedule pairs trusted bots only)."""
         absent = [e for e in spec.seats if e in self.absent]
         if retired := self._retired(spec):
             return await self._without_result(spec, "not_played", f"retired: {', '.join(retired)}")
@@ -406,7 +406,10 @@ class Executor:
             if result.termination == ERROR and "node" in answer:  # an engine error, on a cluster node
                 self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {result.reason}")
             return result
-        return await self._on_referee(spec, embargo)
+        if spec.pair is not None:
+            # Its partner leg would deal an entrant seated in both the cards it faces here.
+            raise RunError(f"match {spec.match_id}: a paired leg with a remote or untrusted entrant")
+        return await self._on_referee(spec)
 
     def _retired(self, spec: MatchSpec) -> list[str]:
         """The submissions of ``spec`` retired since its round began (a ladder's round keeps its
@@ -449,10 +452,10 @@ class Executor:
             "plugins": os.environ.get(PLUGINS_ENV, ""),
         }
 
-    async def _on_referee(self, spec: MatchSpec, embargo: str | None = None) -> Result:
+    async def _on_referee(self, spec: MatchSpec) -> Result:
         c = self.config
         roles = c.game_roles
-        series = c.match_games or c.target_score
+        series = c.multi_game
         tc = TimeControl(c.bank_ms, c.increment_ms, c.max_per_decision_ms)
 
         fallbacks: dict[str, int] = {}  # of the built-in bots seated in this process
@@ -466,7 +469,7 @@ class Executor:
                 c.game, c.ruleset, options, list(spec.seats), seed=seed, time_control=tc,
                 policy=policy_from_name(c.fault_policy), retries=c.retries,
                 connect_timeout_s=self.connect_timeout_s,
-                match_id=f"{spec.match_id}-g{number}" if series else spec.match_id, embargo=embargo,
+                match_id=f"{spec.match_id}-g{number}" if series else spec.match_id,
                 position=c.positions[spec.position] if spec.position is not None else None, leg=spec.leg,
             )
             self.referee.start_match(match)
@@ -570,13 +573,12 @@ def _first_round(config: TournamentConfig, done: list[Result], rosters: Rosters 
 
 @dataclass
 class Prepared:
-    """A run folder opened for a run: the config with its master seed resolved, the results
-    already there, and the record groups to withhold from the referee at once."""
+    """A run folder opened for a run: the config with its master seed resolved and the results
+    already there."""
 
     config: TournamentConfig
     folder: Path
     done: list[Result]
-    withheld: dict[str, list[str]]  # embargo group -> record match ids of finished legs
     rosters: Rosters | None = None  # a config with submissions: each ladder round's entrants
 
     def entrants(self) -> list[str]:
@@ -585,57 +587,31 @@ class Prepared:
 
 
 def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, verify: bool = True) -> Prepared:
-    """Open (or create) the run folder, resolve the master seed and find paired legs already
-    played whose partners are not (their records and seeds must be withheld from the referee
-    before it serves anything: they give the partners' deals away). ``verify``: check the
-    results already there first (:func:`standoff.server.verify.verify_folder`), refusing a run
-    whose results or records were changed."""
+    """Open (or create) the run folder, resolve the master seed and check that the results
+    already there are the matches the schedule gives. ``verify``: check them first
+    (:func:`standoff.server.verify.verify_folder`), refusing a run whose results or records were
+    changed."""
     folder, done = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
     resolved = resolve_master_seed(config, folder)
     rosters = Rosters(resolved, folder) if resolved.submissions is not None else None
     _check_schedule(resolved, done, untrusted_entrants(resolved, registry), folder, rosters)
-    executor = Executor(resolved, folder, registry, None, None)
-    legs: dict[int, list[Result]] = {}
-    for result in done:
-        if result.pair is not None:
-            legs.setdefault(result.pair, []).append(result)
-    withheld = {}
-    for pair, results in sorted(legs.items()):
-        spec = MatchSpec(results[0].index, results[0].match_id, results[0].round,
-                         tuple(results[0].seats.values()), results[0].seed, pair, results[0].leg)
-        if len(results) < len(resolved.game_roles) and not executor.local(spec):
-            withheld[_group(pair)] = [Path(name).stem for r in results for name in r.records]
-    return Prepared(resolved, folder, done, withheld, rosters)
-
-
-def _group(pair: int) -> str:
-    """The referee's embargo group of paired legs ``pair``."""
-    return f"pair-{pair}"
+    return Prepared(resolved, folder, done, rosters)
 
 
 async def run_schedule(
-    config: TournamentConfig,
+    prepared: Prepared,
     registry: Any,
     *,
     referee: Any | None = None,
-    fresh: bool = False,
     ladder: bool = False,
     rounds: int | None = None,
     progress: TextIO | None = None,
     on_round: Callable[[list[Result]], None] | None = None,
-    prepared: Prepared | None = None,
-    verify: bool = True,
 ) -> RunSummary:
-    """The trio part of a run. ``referee`` is needed when some matches cannot run in the match
-    executor (remote entrants, untrusted plugin bots). ``prepared``: the run folder opened by
-    :func:`prepare` already (else it is opened here)."""
-    if prepared is None:
-        prepared = prepare(config, registry, fresh=fresh, verify=verify)
+    """The trio part of a run, in the run folder :func:`prepare` opened. ``referee`` (serving
+    ``prepared.folder``) is needed when some matches cannot run in the match executor (remote
+    entrants, untrusted plugin bots)."""
     config, folder, done = prepared.config, prepared.folder, prepared.done
-    if referee is not None:
-        referee.data_dir = folder  # its records land in the run folder
-        for group, ids in prepared.withheld.items():
-            referee.withhold(group, ids)
     done_ids = {r.match_id for r in done}
     writer = ResultWriter(folder, done, config, prepared.entrants())
     is_ladder = ladder or config.format == "ladder"
@@ -671,27 +647,14 @@ async def run_schedule(
         # Match ids in canonical order, not yet written; results that finished early wait there.
         order = CanonicalOrder({r.match_id for r in done})
         results_send, results_receive = trio.open_memory_channel[Result](math.inf)
-        # Paired legs the referee plays start together: room for all legs of a seed at least.
-        together = len(config.game_roles) if config.paired_seeds and referee is not None else 1
-        limiter = trio.CapacityLimiter(max(1, config.concurrency, together))
+        limiter = trio.CapacityLimiter(max(1, config.concurrency))
 
-        async def play(legs: list[MatchSpec], send: trio.MemorySendChannel[Result]) -> None:
-            """One match, or the paired legs of one seed played by the referee: those run at
-            the same time, their records and seed withheld until the last leg ends."""
-            group = _group(legs[0].pair) if len(legs) > 1 or legs[0].pair is not None else None
+        async def play(spec: MatchSpec, send: trio.MemorySendChannel[Result]) -> None:
             async with send:
                 try:
-                    if len(legs) == 1 and (group is None or executor.local(legs[0])):
-                        send.send_nowait(await executor.play(legs[0]))
-                        return
-                    async with trio.open_nursery() as nursery:
-                        for leg in legs:
-                            nursery.start_soon(_send_result, executor, leg, group, send)
+                    send.send_nowait(await executor.play(spec))
                 finally:
-                    if group is not None and referee is not None:
-                        referee.release(group)
-                    for leg in legs:
-                        limiter.release_on_behalf_of(leg)
+                    limiter.release_on_behalf_of(spec)
 
         async def write() -> None:
             last_round = None
@@ -715,14 +678,12 @@ async def run_schedule(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(write)
             async with results_send:
-                for legs in _units(specs, executor, referee):
-                    legs = [leg for leg in legs if leg.match_id not in done_ids]
-                    if not legs:
+                for spec in specs:
+                    if spec.match_id in done_ids:
                         continue
-                    for leg in legs:
-                        await limiter.acquire_on_behalf_of(leg)
-                        order.expect(leg.match_id)
-                    nursery.start_soon(play, legs, results_send.clone())
+                    await limiter.acquire_on_behalf_of(spec)
+                    order.expect(spec.match_id)
+                    nursery.start_soon(play, spec, results_send.clone())
         complete = True
         if on_round is not None and is_ladder and writer.results:
             on_round(list(writer.results))  # the last round's summary
@@ -746,29 +707,6 @@ async def run_schedule(
 
 def _matches(count: int) -> str:
     return f"{count} match{'' if count == 1 else 'es'} {'is' if count == 1 else 'are'}"
-
-
-async def _send_result(executor: Executor, spec: MatchSpec, group: str | None,
-                       send: trio.MemorySendChannel[Result]) -> None:
-    send.send_nowait(await executor.play(spec, group))
-
-
-def _units(specs: Iterator[MatchSpec], executor: Executor, referee: Any | None) -> Iterator[list[MatchSpec]]:
-    """The schedule in units to start together: the legs of one paired seed when the referee
-    plays them (remote entrants or untrusted plugins, for whom a finished leg's deal would
-    reveal the next leg's), else one match at a time. Legs of a seed are adjacent."""
-    unit: list[MatchSpec] = []
-    for spec in specs:
-        paired = spec.pair is not None and referee is not None and not executor.local(spec)
-        if unit and (not paired or spec.pair != unit[0].pair):
-            yield unit
-            unit = []
-        if paired:
-            unit.append(spec)
-        else:
-            yield [spec]
-    if unit:
-        yield unit
 
 
 def _plays_locally(config: TournamentConfig, registry: Any) -> bool:
@@ -833,7 +771,7 @@ def run_tournament(
     try:
         prepared = prepare(config, registry, fresh=fresh, verify=verify)
         if not needs_referee(config, registry):
-            return trio.run(lambda: run_schedule(config, registry, prepared=prepared, **kwargs))
+            return trio.run(lambda: run_schedule(prepared, registry, **kwargs))
         return _run_with_server(prepared, registry, tokens, announce, kwargs)
     except BaseException as exc:
         if not _interrupted(exc):
@@ -912,11 +850,7 @@ def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> 
 
     config = prepared.config
 
-    def withhold(referee: Any) -> None:
-        # Before the server takes its first call: a remote bot must never fetch a finished
-        # leg whose partner is still to be played.
-        for group, ids in prepared.withheld.items():
-            referee.withhold(group, ids)
+    def with_submissions(referee: Any) -> None:
         if config.submissions is not None:  # NAME@VERSION entrants resolve through it
             referee.submissions = Path(config.submissions)
 
@@ -925,7 +859,7 @@ def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> 
     async def main() -> RunSummary:
         running = await start_server(
             config.address, tokens=tokens if tokens is not None else TokenRegistry(),
-            registry=registry, data_dir=prepared.folder, on_referee=withhold, ledger=False,
+            registry=registry, data_dir=prepared.folder, on_referee=with_submissions, ledger=False,
             hosts=referee_hosts(config), sandbox=sandbox,
         )
         loop = asyncio.get_running_loop()
@@ -939,8 +873,7 @@ def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> 
             if announce is not None:
                 announce(running.address)
             work = running.bridge.call(
-                functools.partial(run_schedule, config, registry, referee=running.referee, prepared=prepared,
-                                  **kwargs)
+                functools.partial(run_schedule, prepared, registry, referee=running.referee, **kwargs)
             )
             await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
         finally:
