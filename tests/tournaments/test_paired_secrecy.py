@@ -24,7 +24,9 @@ from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
 from standoff.server.plugins import load_registry
 from standoff.tournaments.config import load_config
-from standoff.tournaments.runner import SECRET_SEED_FILE, Executor, RunError, run_tournament
+from standoff.tournaments.dispatch import Executor
+from standoff.tournaments.run_folder import SECRET_SEED_FILE
+from standoff.tournaments.runner import RunError, run_tournament
 from standoff.tournaments.schedule import schedule
 
 
