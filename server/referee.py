@@ -240,7 +240,8 @@ class Referee:
     def withheld(self, match_id: str) -> bool:
         """Whether the record and seed of ``match_id`` may not be served yet: the match is not
         over. (A tournament pairs the legs of a seed only among trusted bots, whose matches its
-        match executor plays, not the referee: no match here shares its seed with another.)"""
+        match executor plays, not the referee: no tournament match here shares its seed with
+        another, so none is held back for a partner.)"""
         return match_id in self.matches
 
     def public_summary(self, summary: pb.MatchSummary) -> pb.MatchSummary:
