@@ -366,11 +366,6 @@ class RefereeServicer:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id!r} is still being played")
         if match_id not in self.referee.archive.finished_ids:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no finished match {match_id!r}")
-        if self.referee.withheld(match_id):
-            await context.abort(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"match {match_id!r} is withheld until the match paired with it (same seed) is over",
-            )
         path = self.referee.data_dir / "records" / f"{Path(match_id).name}.jsonl"
         try:
             text = path.read_text(encoding="utf-8")

@@ -299,11 +299,6 @@ class TournamentConfig:
         """The ``remote:NAME`` entrants, in entrant order."""
         return tuple(e for e in self.entrants if is_remote(e))
 
-    @property
-    def local_entrants(self) -> tuple[str, ...]:
-        """The plugin bot entrants, in entrant order."""
-        return tuple(e for e in self.entrants if not is_remote(e))
-
     def to_json(self) -> dict[str, Any]:
         """The configuration as JSON-ready data (for a run folder's ``config.json``): the TOML
         layout with every default filled in, plus ``source`` and the game's ``roles``.

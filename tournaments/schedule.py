@@ -47,7 +47,7 @@ this), each of them gets ``-i<index>`` appended.
 
 **Seeds.** ``derive_seed(master_seed, "match", cycle_or_round, a, b, n)`` (a config without
 ``master_seed`` is scheduled with the run's secret one, see
-:func:`standoff.tournaments.runner.resolve_master_seed`), with ``a``, ``b`` the
+:func:`standoff.tournaments.run_folder.resolve_master_seed`), with ``a``, ``b`` the
 pairing's entrant names *sorted* (so a seed does not depend on where the entrants are in the
 list) and ``n`` the pair number within the pairing (paired seeds, from 1) or the game number
 (from 1; an unpaired pairing, see above). For more roles, every name of the pairing, sorted.
@@ -171,7 +171,7 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
     unpaired."""
     if config.master_seed is None:
         # Never derive seeds from a placeholder: a run resolves its secret seed first
-        # (runner.resolve_master_seed).
+        # (run_folder.resolve_master_seed).
         raise ValueError("the config has no master_seed: resolve the run's secret seed first")
     roles = len(config.roles())
     games = config.games_per_pairing

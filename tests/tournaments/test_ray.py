@@ -204,7 +204,7 @@ def test_executor_keys_are_validated_and_documented(monkeypatch):
 
 def test_results_are_idempotent_by_match_id():
     from standoff.tournaments.model import Result
-    from standoff.tournaments.runner import CanonicalOrder
+    from standoff.tournaments.results_writer import CanonicalOrder
 
     def result(i: int) -> Result:
         return Result(i, f"m{i}", 1, i, {"p1": "a", "p2": "b"}, True, "a", "p1", {"p1": 1.0, "p2": 0.0}, "x", "")
