@@ -589,14 +589,18 @@ class Referee:
                         await self._close_record(match)
                 except Exception:  # noqa: BLE001 - e.g. a full disk: logged, the server goes on
                     mlog.exception("could not finish the match record")
-                match.status = pb.MATCH_STATUS_FINISHED
                 for seat in match.seats.values():
                     if isinstance(seat, RunnerSeat):
                         self.tokens.forget_ephemeral(seat.identity)
+                summary = match.summary(seed=True)
+                summary.status = pb.MATCH_STATUS_FINISHED
                 try:
-                    await self.archive.add(match.summary(seed=True), match.record_path, driver.faults)
+                    await self.archive.add(summary, match.record_path, driver.faults)
                 except Exception:  # noqa: BLE001 - logged; a restart adds the missing line from the record
                     mlog.exception("could not append to the ledger")
+                # Finished and gone from the live table in one step (no checkpoint between): a
+                # match ListMatches shows finished is one GetMatchRecord serves.
+                match.status = pb.MATCH_STATUS_FINISHED
                 self.matches.pop(match.id, None)  # finished matches live on in their records
                 with trio.move_on_after(FINISH_TIMEOUT_S):
                     await self._tell_seats(match)
