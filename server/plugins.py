@@ -430,6 +430,11 @@ def _check_game(item: Any, source: _Source, registry: Registry, sources: dict[st
         if value is not None and not callable(value):
             problem(f"game {name!r}: {board} {_short_repr(value)} is not callable")
             return None
+    links = spec.rules_links
+    if not (isinstance(links, tuple) and all(isinstance(link, tuple) and len(link) == 2 and all(
+            isinstance(x, str) for x in link) and link[1].startswith(("https://", "http://")) for link in links)):
+        problem(f"game {name!r}: rules_links {_short_repr(links)} is not a tuple of (title, http(s) address) pairs")
+        return None
     for part, kind in _part_types().items():  # a part of another type would fail far from here
         value = getattr(spec, part)
         if value is not None and not isinstance(value, kind):
@@ -519,6 +524,10 @@ def format_games(registry: Registry) -> str:
         "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip()
         for row in [header, *rows]
     ]
+    links = [f"{name} rules: {title} {address}" for name in registry.games
+             for title, address in registry.spec(name).rules_links]
+    if links:
+        lines += ["", *links]
     if registry.problems:
         lines.append("")
         lines += [f"skipped plugin {problem}" for problem in registry.problems]

@@ -21,6 +21,7 @@ from standoff.server.plugins import (
     UnknownBot,
     UnsupportedGame,
     format_bots,
+    format_games,
     hookimpl,
     load_registry,
 )
@@ -370,6 +371,7 @@ class _GamePlugin:
             GameSpec(_TinyGame("tiny-bad-board"), seat_board="not a function"),
             GameSpec(_TinyGame("tiny-old-html"), html_board=True),  # before HtmlBoard, a flag
             GameSpec(_TinyGame("tiny-bad-rl"), rl={"keys": []}),
+            GameSpec(_TinyGame("tiny-bad-links"), rules_links=(("rules", "file:///etc/passwd"),)),
             _TinyGame("tiny-bare"),
             GameSpec(_TinyGame(ST)),
         ]
@@ -389,7 +391,16 @@ def test_game_specs_are_checked():
     assert "game 'tiny-old-html': html_board True is not a HtmlBoard (docs/games.md)" in problems
     assert "game 'tiny-bad-rl': rl {'keys': []} (dict) is not a GameRL (docs/games.md)" in problems
     assert "game 'schotten-totten' is already provided by standoff; this one is ignored" in problems
-    assert len(registry.problems) == 5
+    assert "game 'tiny-bad-links': rules_links (('rules', 'file:///etc/passwd'),) (tuple) is not a tuple of " \
+           "(title, http(s) address) pairs" in problems
+    assert len(registry.problems) == 6
+
+
+def test_standoff_games_lists_each_games_rules_links():
+    listed = format_games(load_registry(entry_points=False)).splitlines()
+    for name in (ST, "twilight-struggle"):
+        links = [line for line in listed if line.startswith(f"{name} rules: ")]
+        assert links and all(" https://" in line for line in links), listed
 
 
 # --- plugins handed in by the caller (no installation) ---------------------------------------------

@@ -16,6 +16,14 @@ if TYPE_CHECKING:
 GAME = SchottenTotten()
 
 
+#: Where people read the rules (the rulesets: ``battle_line`` the default, ``classic`` the
+#: 54-card Schotten Totten).
+RULES_LINKS = (
+    ("Battle Line (BoardGameGeek)", "https://boardgamegeek.com/boardgame/760/battle-line"),
+    ("Schotten Totten (BoardGameGeek)", "https://boardgamegeek.com/boardgame/372/schotten-totten"),
+)
+
+
 def codec() -> Any:
     """The game's view codec (protobuf: imported on first use, outside the engine's imports)."""
     from .codec import CODEC
@@ -57,5 +65,6 @@ def game_spec(distribution: str) -> GameSpec:
         rl=RL,
         notation=notation(),
         positions=positions(),
+        rules_links=RULES_LINKS,
         distribution=distribution,
     )

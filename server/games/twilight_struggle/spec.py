@@ -15,6 +15,13 @@ if TYPE_CHECKING:
 GAME = TwilightStruggle()
 
 
+#: Where people read the rules (the Deluxe edition's; docs/cards.md lists the 110 cards as
+#: implemented here, with the tests that prove them).
+RULES_LINKS = (
+    ("Twilight Struggle (BoardGameGeek)", "https://boardgamegeek.com/boardgame/12333/twilight-struggle"),
+)
+
+
 def codec() -> Any:
     """The game's view codec (protobuf: imported on first use, outside the engine's imports)."""
     from .codec import CODEC
@@ -56,5 +63,6 @@ def game_spec(distribution: str) -> GameSpec:
         rl=RL,
         notation=notation(),
         positions=positions(),
+        rules_links=RULES_LINKS,
         distribution=distribution,
     )
