@@ -22,6 +22,13 @@ def codec() -> Any:
     return CODEC
 
 
+def forward_model() -> Any:
+    """The game's forward model for search bots (its own module: loaded on first use)."""
+    from .belief import FORWARD_MODEL
+
+    return FORWARD_MODEL
+
+
 def game_spec(distribution: str) -> GameSpec:
     """The spec the registry enters for the game, credited to ``distribution``."""
     from ... import boards
@@ -33,5 +40,6 @@ def game_spec(distribution: str) -> GameSpec:
         seat_board=boards.schotten_totten_seat,
         state_board=functools.partial(boards.schotten_totten_table, GAME),
         html_board=True,
+        forward_model=forward_model(),
         distribution=distribution,
     )
