@@ -179,9 +179,11 @@ class GameSpec:
     * ``html_board``: the report's viewer draws this game's seat boards from the views itself
       (true, or an object giving the board's data and script); otherwise the report shows
       ``seat_board``'s text.
-    * ``forward_model``: what search bots simulate with (beliefs over hidden cards, worlds
-      sampled from a seat's view, fast playouts); ``None``: the generic model built on the
-      game's ``determinize`` capability, if it has one.
+    * ``forward_model``: what search bots simulate with, a
+      :class:`~standoff.server.forward_model.ForwardModel` (``belief``: the state a seat's view
+      comes from, and worlds sampled from it; ``infer_rules``; ``random_playout``: a fast
+      uniform playout); ``None``: the SDK's generic model built on the game's ``determinize``
+      capability, if it has one (:mod:`standoff.sdk.determinized`).
     * ``rl``: the game's tables for the training environments (action and observation
       encodings); ``None``: generic ones derived from the game's options and views.
     * ``notation``: how records and positions name this game's options in text.
