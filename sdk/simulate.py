@@ -3,7 +3,7 @@
 A bot sees only its *view* (see :mod:`standoff.sdk.views`). To search, it needs full states of
 the real rules engine that agree with everything its role knows and re-deal what it cannot see.
 This module builds them for every game that has a forward model, through the game's spec
-(``GameSpec.forward_model``, :class:`standoff.server.forward_model.ForwardModel`):
+(``GameSpec.forward_model``: a :class:`ForwardModel`, re-exported here for game authors):
 
     from standoff.sdk.simulate import Belief, rollout, sample_state
 
@@ -40,7 +40,7 @@ from typing import Any
 
 from ..server.core.game import CHANCE, Outcome, sample_chance
 from ..server.core.shuffle import BIT_LENGTHS, EXACT_RANDBELOW
-from ..server.forward_model import ForwardModel, differences
+from ..server.forward_model import ForwardModel, WorldBelief, differences
 from ..server.plugins import find_game_spec
 from .determinized import DETERMINIZED
 from .types import SimulationError
@@ -48,7 +48,9 @@ from .views import as_dict
 
 __all__ = [
     "Belief",
+    "ForwardModel",
     "SimulationError",
+    "WorldBelief",
     "forward_model",
     "infer_rules",
     "random_policy",

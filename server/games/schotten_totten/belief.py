@@ -5,12 +5,12 @@ reaches it through the game's spec (every ruleset: Schotten Totten and Battle Li
 How a view becomes a state
 --------------------------
 
-The view carries the whole match as this role saw it (``history``: every decision, chance
-included; the other roles' draws and Scout returns redacted to the deck's name). :class:`Belief`
-replays that history on a fresh state of the real engine, so every piece of bookkeeping — the
-stack of frames, the time each card was placed (completion times), the table mask, passes in
-succession, the turn, tactics counts, leaders, Scout tops and who knows them, the decision number
-— is produced by the engine itself and cannot drift from it.
+The view carries the whole match as this role saw it (``history``: every decision, chance included;
+the other roles' draws and Scout returns redacted to the deck's name). :class:`SchottenTottenBelief`
+replays that history on a fresh state of the real engine, so every piece of bookkeeping — the stack
+of frames, the time each card was placed (completion times), the table mask, passes in succession,
+the turn, tactics counts, leaders, Scout tops and who knows them, the decision number — is produced
+by the engine itself and cannot drift from it.
 
 Hidden choices (another role's draws and Scout returns) are filled in with cards of the right
 deck; when a later public fact contradicts a filler (the opponent plays a card the replay gave to
@@ -20,11 +20,11 @@ Such an exchange never changes anything this role can see, so the replay stays a
 reconstruction of its knowledge. At the end the replayed state's view is compared with the given
 view (history included); any difference raises :class:`SimulationError`.
 
-:meth:`Belief.sample` then re-deals, uniformly, every card the role cannot see among the places it
-could be (:meth:`~standoff.server.games.schotten_totten.SchottenTotten.determinize`): the other
-hands (except cards known through Scout), the unknown part of each deck and the Scout tops put
-back by others. Known cards stay: own hand, table, discards, own Scout tops, known cards in other
-hands; troops stay troops and tactics stay tactics (their backs differ), every count stays.
+:meth:`SchottenTottenBelief.sample` then re-deals, uniformly, every card the role cannot see among
+the places it could be (:meth:`~standoff.server.games.schotten_totten.SchottenTotten.determinize`):
+the other hands (except cards known through Scout), the unknown part of each deck and the Scout tops
+put back by others. Known cards stay: own hand, table, discards, own Scout tops, known cards in
+other hands; troops stay troops and tactics stay tactics (their backs differ), every count stays.
 
 What a sample does *not* contain: the others' past hidden cards (the history entries of their
 draws in a sample hold filler cards; this role's view of the sample shows them redacted exactly as
@@ -64,7 +64,6 @@ def _is_kind(card: int, deck: int) -> bool:
 
 def _card_id(key: str) -> int:
     return C.card_from_name(key[5:])
-
 
 
 def infer_rules(game: Any, view: dict[str, Any], options: Mapping[str, str] | None = None) -> Any:
@@ -387,4 +386,5 @@ def _random_playout(game: Any, state: Any, rng: random.Random) -> bool:
 
 
 #: What the game's spec carries (``GameSpec.forward_model``).
-FORWARD_MODEL = ForwardModel(belief=SchottenTottenBelief, infer_rules=infer_rules, random_playout=_random_playout)
+FORWARD_MODEL = ForwardModel(belief=SchottenTottenBelief, infer_rules=infer_rules,
+                             random_playout=_random_playout)
