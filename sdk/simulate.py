@@ -112,7 +112,7 @@ class Belief:
         view = as_dict(view)
         if view.get("game", game.name) != game.name:
             raise SimulationError(
-                f"no forward model for game {view['game']!r} in {game.name!r}'s (the view is of another game)"
+                f"the view is of game {view['game']!r}, not {game.name!r}: no forward model for it here"
             )
         if view.get("history_from", 0):
             raise SimulationError(
