@@ -80,7 +80,7 @@ def main() -> int:
     server = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
     server.start()
     ready.wait(60)
-    bots = [subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "bot", "run", "random", "--address",
+    bots = [subprocess.Popen([sys.executable, "-m", "standoff.tournaments.cli", "bot", "run", "random", "--address",
                               box["address"], "--matches", "1"], env=dict(os.environ, STANDOFF_TOKEN=secret),
                              stdout=subprocess.DEVNULL) for secret in secrets]
     cpu, wall = time.process_time(), time.perf_counter()

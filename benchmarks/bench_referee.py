@@ -338,7 +338,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
             bot_thread, _ = run_in_thread(RandomBot(1), address, secrets[0], matches=per_bot[0])
         else:  # the realistic set-up: bots are processes of their own
             bots = [subprocess.Popen(
-                [sys.executable, "-m", "standoff.server.cli", "bot", "run", "random", "--address", address,
+                [sys.executable, "-m", "standoff.tournaments.cli", "bot", "run", "random", "--address", address,
                  "--matches", str(per_bot[b])],
                 env=dict(os.environ, STANDOFF_TOKEN=secrets[b]), stdout=subprocess.DEVNULL,
             ) for b in range(processes)]

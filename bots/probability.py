@@ -21,8 +21,8 @@ handling it imports) with three changes, all computed from the view alone:
   slots, or to hold one, never one the count rule would not let us play). The count rule (a
   player may play a tactics card only if it has played no more than its opponent) made
   ``"never"`` (troops while the troop deck lasts) the best rule against the greedy that hoarded
-  dead tactics cards (71.5% in 200 games); since greedy draws only playable ones, "never" scores
-  45.0%, "playable" 50.5% and greedy's rule 56.0% against it (200 games each, paired seeds).
+  dead tactics cards; since greedy draws only playable ones, greedy's rule scores best against
+  it (docs/bots.md, ``probability``, has the figures).
 
 With several opponents (``three_player``, no tactics) the weights are 1: it plays as greedy.
 

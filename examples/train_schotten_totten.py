@@ -82,7 +82,7 @@ def tournament(weights_path: Path, out: Path, games: int) -> int:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent), env.get("PYTHONPATH")]))
     env["STANDOFF_PLUGINS"] = "st_agent"
     env["STANDOFF_ST_AGENT"] = str(weights_path)
-    command = [sys.executable, "-m", "standoff.server.cli", "tournament", str(config)]
+    command = [sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(config)]
     print("$ PYTHONPATH=examples STANDOFF_PLUGINS=st_agent STANDOFF_ST_AGENT=" f"{weights_path} standoff tournament {config}")
     return subprocess.run(command, env=env).returncode
 

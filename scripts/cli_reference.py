@@ -17,7 +17,7 @@ DOC = ROOT / "docs" / "cli.md"
 
 def render() -> str:
     os.environ["COLUMNS"] = "100"  # argparse wraps help text to the terminal: a fixed width
-    from standoff.server.cli import build_parser
+    from standoff.tournaments.cli import build_parser
 
     parser = build_parser()
     parser.prog = "standoff"

@@ -3,8 +3,8 @@
     python scripts/position_schema.py           # regenerate in place
     python scripts/position_schema.py --check   # exit 1 if the committed file differs
 
-The schema is made from the position modules' field types (standoff.server.games.position_schema),
-so that the engine's steps and the schema cannot drift apart.
+The schema is assembled from each built-in game's own (``PositionFormat.schema``, made from its
+position module's field types; standoff.server.positions.position_schema), so that the engine's steps and the schema cannot drift apart.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 import pathlib
 import sys
 
-from standoff.server.games.position_schema import position_schema
+from standoff.server.positions import position_schema
 
 TARGET = pathlib.Path(__file__).resolve().parent.parent / "sdk" / "position.schema.json"
 

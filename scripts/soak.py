@@ -108,7 +108,7 @@ def soak(matches: int, seconds: float, *, bot_procs: int = 4, max_ms: int = 1000
     tokens = [registry.add(name, replace=True) for name in names]
     server_log = open(data / "serve.log", "w")  # noqa: SIM115
     server = subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
          "--log-level", "warning"], stdout=subprocess.PIPE, stderr=server_log, text=True,
     )
     line = server.stdout.readline()

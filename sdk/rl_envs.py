@@ -2,8 +2,13 @@
 
     from standoff.sdk.rl_envs import StandoffAECEnv, StandoffGymEnv
 
-    env = StandoffAECEnv("schotten-totten", ruleset="classic")      # every seat is an agent
-    env = StandoffGymEnv("schotten-totten", opponent="random")       # one seat vs a built-in bot
+    env = StandoffAECEnv(game_name, ruleset=ruleset)      # every seat is an agent
+    env = StandoffGymEnv(game_name, opponent="random")    # one seat vs a bot of the registry
+
+Every game of the plugin registry has both (:func:`standoff.sdk.rl.spec_for`: its own tables or
+the generic ones). Gymnasium ids are derived from the game's name (:func:`gym_id`:
+``standoff/<Name>-v0``, the name's words capitalised); importing this module registers those of
+the games the registry finds.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``
 (:mod:`standoff.sdk.rl`: built from the seat's view only), actions are the game's fixed action
@@ -18,6 +23,7 @@ Needs gymnasium and pettingzoo (``pip install 'standoff[rl]'``).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +35,7 @@ from pettingzoo import AECEnv
 from ..server.core.game import CHANCE, sample_chance
 from .rl import RLSpec, spec_for
 
-__all__ = ["GYM_IDS", "StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "rewards_of"]
+__all__ = ["GYM_IDS", "StandoffAECEnv", "StandoffGymEnv", "aec_env", "gym_env", "gym_id", "rewards_of"]
 
 
 def rewards_of(spec: RLSpec, outcome: Any) -> dict[str, float]:
@@ -89,13 +95,13 @@ class _Table:
 class StandoffAECEnv(AECEnv):
     """A PettingZoo AEC environment: every role of the game is an agent (``p1``, ``p2``...;
     ``ussr``, ``us``). The agent to act is the role of the engine's pending decision, so turn order
-    follows the rules (several decisions in a row by one seat are normal: play then place then
-    claim). An illegal action raises ``ValueError``."""
+    follows the rules (several decisions in a row by one seat are normal). An illegal action
+    raises ``ValueError``."""
 
     metadata = {"render_modes": ["ansi"], "name": "standoff_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str = "schotten-totten", ruleset: str | None = None,
-                 options: Mapping[str, str] | None = None, render_mode: str | None = None) -> None:
+    def __init__(self, game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         self.rl = spec_for(game, ruleset, options)
         self.possible_agents = list(self.rl.roles)
@@ -157,14 +163,13 @@ class StandoffAECEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
             return None
-        render = getattr(self.rl.game, "render", None)
-        return render(self.table.state) if render else repr(self.table.state)
+        return self.rl.render(self.table.state)
 
     def close(self) -> None:
         pass
 
 
-def aec_env(game: str = "schotten-totten", **kwargs: Any) -> StandoffAECEnv:
+def aec_env(game: str, **kwargs: Any) -> StandoffAECEnv:
     return StandoffAECEnv(game, **kwargs)
 
 
@@ -187,9 +192,9 @@ class _BotSeat:
 class StandoffGymEnv(gymnasium.Env):
     """A Gymnasium environment: the agent plays one seat against a bot in the others.
 
-    ``opponent``: a built-in bot's name (``random``, ``greedy``, ``probability``, ``ismcts``,
-    ``ts-heuristic``...: :data:`standoff.bots.BUILTIN_BOTS`), a :class:`~standoff.sdk.Bot`
-    class, or a callable ``seed -> Bot``; the bot is reseeded from each episode's seed. ``seat``:
+    ``opponent``: the name of a bot of the plugin registry that plays the game (``random``,
+    ``greedy``...: ``standoff bots`` lists them), a :class:`~standoff.sdk.Bot` class, or a
+    callable ``seed -> Bot``; the bot is reseeded from each episode's seed. ``seat``:
     the agent's role, or ``None`` to alternate at random (from the episode's seed). The bot sees
     only its own view, through the same wire decoding as in a match.
 
@@ -200,9 +205,9 @@ class StandoffGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str = "schotten-totten", ruleset: str | None = None,
-                 options: Mapping[str, str] | None = None, opponent: Any = "random", seat: str | None = None,
-                 illegal: str = "lose", render_mode: str | None = None) -> None:
+    def __init__(self, game: str, ruleset: str | None = None, options: Mapping[str, str] | None = None,
+                 opponent: Any = "random", seat: str | None = None, illegal: str = "lose",
+                 render_mode: str | None = None) -> None:
         super().__init__()
         self.rl = spec_for(game, ruleset, options)
         if seat is not None and seat not in self.rl.roles:
@@ -211,6 +216,12 @@ class StandoffGymEnv(gymnasium.Env):
             raise ValueError("illegal must be 'lose' or 'raise'")
         self.observation_space, self.action_space = _spaces(self.rl)
         self.opponent = opponent
+        self._registry: Any = None
+        if isinstance(opponent, str):  # a name: checked now, made per episode
+            self._registry = _registry(refresh=opponent not in _registry().bots)
+            spec = self._registry.bot(opponent)
+            if not spec.plays(self.rl.game.name):
+                raise ValueError(f"bot {opponent!r} does not play {self.rl.game.name} (it plays {', '.join(spec.games)})")
         self.seat = seat
         self.illegal = illegal
         self.render_mode = render_mode
@@ -222,9 +233,7 @@ class StandoffGymEnv(gymnasium.Env):
     def _make_bot(self, seed: int) -> Any:
         opponent = self.opponent
         if isinstance(opponent, str):
-            from ..bots import BUILTIN_BOTS
-
-            return BUILTIN_BOTS[opponent](seed)
+            return self._registry.make_bot(opponent, seed, self.rl.game.name)
         return opponent(seed)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -241,7 +250,7 @@ class StandoffGymEnv(gymnasium.Env):
                 self.bots[role] = _BotSeat(self._make_bot(episode_seed + i), self.rl, role, episode_seed + i, names)
         self.table = _Table(self.rl, random.Random(episode_seed))
         reward, done = self._opponents_move()
-        if done:  # the bots ended the match before the agent's first decision (never in these games)
+        if done:  # the bots ended the match before the agent's first decision
             raise RuntimeError("the match ended before the agent's first decision")
         return self._observation(), {"role": self.role}
 
@@ -284,16 +293,42 @@ class StandoffGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        render = getattr(self.rl.game, "render", None)
-        return render(self.table.state) if render else repr(self.table.state)
+        return self.rl.render(self.table.state)
 
 
-def gym_env(game: str = "schotten-totten", **kwargs: Any) -> StandoffGymEnv:
+def gym_env(game: str, **kwargs: Any) -> StandoffGymEnv:
     return StandoffGymEnv(game, **kwargs)
 
 
-#: Gymnasium ids (``gymnasium.make("standoff/SchottenTotten-v0", ruleset="classic", opponent="greedy")``)
-GYM_IDS = {"standoff/SchottenTotten-v0": "schotten-totten", "standoff/TwilightStruggle-v0": "twilight-struggle"}
-for _id, _game in GYM_IDS.items():
-    if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point=StandoffGymEnv, kwargs={"game": _game})
+def _registry(refresh: bool = False) -> Any:
+    """The plugin registry (loaded once per process, again with ``refresh``: a plugin installed
+    since): the opponents' bots, the games."""
+    global _REGISTRY
+    if _REGISTRY is None or refresh:
+        from ..server.plugins import load_registry
+
+        _REGISTRY = load_registry()
+    return _REGISTRY
+
+
+_REGISTRY: Any = None
+
+#: Gymnasium id → game name, of the games registered so far (:func:`gym_id`)
+GYM_IDS: dict[str, str] = {}
+
+
+def gym_id(game: str) -> str:
+    """The Gymnasium id of game ``game``, registered if it is not yet: ``standoff/<Name>-v0``,
+    the words of the game's name (split at ``-``, ``_``, spaces) capitalised and joined
+    (``gymnasium.make(gym_id(name), ruleset=..., opponent=...)``)."""
+    name = "".join(word[:1].upper() + word[1:] for word in re.split(r"[-_ ]+", game) if word)
+    env_id = f"standoff/{name}-v0"
+    if GYM_IDS.setdefault(env_id, game) != game:
+        raise ValueError(f"games {GYM_IDS[env_id]!r} and {game!r} have the same Gymnasium id {env_id}")
+    if env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point=StandoffGymEnv, kwargs={"game": game})
+    return env_id
+
+
+for _game in _registry().games:
+    gym_id(_game)

@@ -1,18 +1,19 @@
 """Standoff's games as OpenSpiel Python games.
 
     import pyspiel
-    import standoff.sdk.rl_openspiel  # registers the games
+    from standoff.sdk import rl_openspiel  # registers the games the plugin registry finds
 
-    game = pyspiel.load_game("python_standoff_schotten_totten", {"ruleset": "classic"})
-    game = pyspiel.load_game("python_standoff_twilight_struggle", {"end_turn": 4})
+    game = pyspiel.load_game(rl_openspiel.short_name(game_name), {"ruleset": ruleset})
+    game = rl_openspiel.load(game_name, ruleset=ruleset)       # registers a game first if need be
 
-Every ruleset and rules option is a game parameter: strings (``""`` takes the ruleset's default),
-and ints for the whole-number options ``decision_cap`` and ``end_turn`` (0: the default).
-The games are sequential, imperfect information, with explicit chance nodes: a chance node's
-outcomes are the engine's chance options (the deal, each draw, each die) as action ids of the
-game's table (:func:`standoff.sdk.rl.action_table`), with their probabilities (uniform, or the
-decision's weights). Players are the rules' roles in order (Schotten Totten ``p1``, ``p2``...;
-Twilight Struggle 0 = ``ussr``, 1 = ``us``). Returns are zero-sum: +1 / -1, 0 for a draw (with
+Every game of the plugin registry is one (:func:`standoff.sdk.rl.spec_for`: its own tables or the
+generic ones), named ``python_standoff_<name>`` (:func:`short_name`). Every ruleset and rules
+option is a game parameter: strings (``""`` takes the ruleset's default), and ints for the options
+whose defaults are whole numbers in every ruleset (0: the default). The games are sequential,
+imperfect information, with explicit chance nodes: a chance node's outcomes are the engine's
+chance options (the deal, each draw, each die) as action ids of the game's table
+(:func:`standoff.sdk.rl.action_table`), with their probabilities (uniform, or the decision's
+weights). Players are the rules' roles in order. Returns are zero-sum: +1 / -1, 0 for a draw (with
 three seats a loss is -1/2).
 
 What a player observes is built from its seat's view (``game.view(state, role)``) and nothing
@@ -20,8 +21,8 @@ else:
 
 * ``information_state_string``: the view as canonical JSON with its whole history (every
   decision as that seat saw it, hidden keys redacted): perfect recall;
-* ``observation_string``: the same view without the history (a Twilight Struggle seat's lists
-  the cards its history showed it in the other hand, ``opponent_known``: The Cambridge Five...);
+* ``observation_string``: the same view without the history (with a seat memory, ``GameRL.memory``,
+  it lists what the seat's history showed it beyond the view: ``opponent_known``);
 * ``information_state_tensor`` and ``observation_tensor``: the observation vector of
   :mod:`standoff.sdk.rl` (the view's current facts, what its history showed of the other hand
   and its last history entries; the same vector for both, it is not a perfect-recall encoding).
@@ -45,57 +46,70 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from ..server.core.game import CHANCE
+from ..server.specs import capability
 from .rl import RLSpec, spec_for
 from .rl_views import SeatObserver, private_part, public_view
 
-__all__ = ["GAMES", "StandoffOpenSpielGame", "StandoffOpenSpielState", "load"]
+__all__ = ["GAMES", "StandoffOpenSpielGame", "StandoffOpenSpielState", "load", "register", "short_name"]
 
-#: OpenSpiel short name → Standoff game name
-GAMES = {
-    "python_standoff_schotten_totten": "schotten-totten",
-    "python_standoff_twilight_struggle": "twilight-struggle",
-}
-#: game parameters: the ruleset and every rules option of the game ("" = the ruleset's default)
-_PARAMETERS = {
-    "schotten-totten": ("claim_timing", "tactics", "first", "stalemate", "decision_cap"),
-    "twilight-struggle": ("optional_cards", "chinese_civil_war", "bid", "end_turn"),
-}
-#: whole-number options: OpenSpiel parameters of type int (0 = the ruleset's default), since
-#: OpenSpiel reads ``end_turn=10`` in a game string as an int
-_INT_PARAMETERS = frozenset(("decision_cap", "end_turn"))
-_MAX_GAME_LENGTH = {"schotten-totten": 20_000, "twilight-struggle": 50_000}
+#: OpenSpiel short name → Standoff game name, of the games registered so far (:func:`register`)
+GAMES: dict[str, str] = {}
+#: a bound on a match's length for a game whose ``GameRL`` gives none (OpenSpiel's
+#: ``max_game_length``: a bound, not a measure)
+GENERIC_MAX_GAME_LENGTH = 100_000
+_TYPES: dict[str, pyspiel.GameType] = {}
+#: per short name: the rules options that are OpenSpiel ints (the others are strings)
+_INTS: dict[str, frozenset[str]] = {}
 
 
-def _game_type(short_name: str, game: str, max_players: int, min_players: int) -> pyspiel.GameType:
-    params = {"ruleset": ""} | {name: (0 if name in _INT_PARAMETERS else "") for name in _PARAMETERS[game]}
+def short_name(game: str) -> str:
+    """The OpenSpiel short name of game ``game``: ``python_standoff_`` and the name with ``-``
+    and spaces as ``_``."""
+    return "python_standoff_" + re.sub(r"[- ]+", "_", game)
+
+
+def _options(engine: Any) -> tuple[dict[str, str], frozenset[str]]:
+    """Every rules option of the game (its rulesets' defaults, first seen first) and those that
+    are whole numbers in every ruleset (OpenSpiel reads ``end_turn=10`` in a game string as an
+    int, so those are int parameters)."""
+    names: dict[str, str] = {}
+    ints: set[str] = set()
+    strings: set[str] = set()
+    for ruleset in engine.rulesets:
+        for name, value in engine.rules(ruleset).options.items():
+            names.setdefault(name, "")
+            (ints if str(value).isdigit() else strings).add(name)
+    return names, frozenset(ints - strings)
+
+
+def _game_type(short: str, game: str, engine: Any) -> pyspiel.GameType:
+    options, ints = _options(engine)
+    players = [len(engine.rules(r).roles) for r in engine.rulesets]
+    _INTS[short] = ints
+    params = {"ruleset": ""} | {name: (0 if name in ints else "") for name in options}
     return pyspiel.GameType(
-        short_name=short_name,
+        short_name=short,
         long_name=f"Standoff {game}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max_players,
-        min_num_players=min_players,
+        max_num_players=max(players),
+        min_num_players=min(players),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
     )
-
-
-_TYPES = {
-    "python_standoff_schotten_totten": _game_type("python_standoff_schotten_totten", "schotten-totten", 3, 2),
-    "python_standoff_twilight_struggle": _game_type("python_standoff_twilight_struggle", "twilight-struggle", 2, 2),
-}
 
 
 def _spec_of(game: str, params: dict[str, Any]) -> RLSpec:
@@ -111,8 +125,7 @@ class StandoffOpenSpielGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        name = GAMES[self.short_name]
-        self.rl = _spec_of(name, params)
+        self.rl = _spec_of(GAMES[self.short_name], params)
         n = len(self.rl.roles)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rl.num_actions,
@@ -121,12 +134,13 @@ class StandoffOpenSpielGame(pyspiel.Game):
             min_utility=-1.0 / (n - 1),
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=_MAX_GAME_LENGTH[name],
+            max_game_length=(self.rl.parts and self.rl.parts.max_game_length) or GENERIC_MAX_GAME_LENGTH,
         )
         full = {"ruleset": self.rl.rules.ruleset} | dict(self.rl.rules.options)
         game_type = _TYPES[self.short_name]
+        ints = _INTS[self.short_name]
         super().__init__(game_type, info, {
-            k: (int if k in _INT_PARAMETERS else str)(full.get(k, v)) for k, v in game_type.parameter_specification.items()
+            k: (int if k in ints else str)(full.get(k, v)) for k, v in game_type.parameter_specification.items()
         })
 
     def new_initial_state(self) -> StandoffOpenSpielState:
@@ -141,14 +155,6 @@ class StandoffOpenSpielGame(pyspiel.Game):
             return _Observer(self.rl, False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER)
         return _Observer(self.rl, bool(iig_obs_type.perfect_recall), bool(iig_obs_type.public_info),
                          iig_obs_type.private_info)
-
-
-class _SchottenTotten(StandoffOpenSpielGame):
-    short_name = "python_standoff_schotten_totten"
-
-
-class _TwilightStruggle(StandoffOpenSpielGame):
-    short_name = "python_standoff_twilight_struggle"
 
 
 class _Match:
@@ -167,7 +173,8 @@ class _Match:
     def __deepcopy__(self, memo: dict) -> _Match:
         clone = _Match.__new__(_Match)
         clone.rl = self.rl
-        clone.state = self.state.copy()
+        copy_state = getattr(self.state, "copy", None)
+        clone.state = copy_state() if callable(copy_state) else copy.deepcopy(self.state, memo)
         clone.decision = self.decision
         clone.observers = {p: o.copy() for p, o in self.observers.items()}
         return clone
@@ -235,8 +242,7 @@ class StandoffOpenSpielState(pyspiel.State):
         return [(n * s - 1) / (n - 1) for s in outcome.scores]
 
     def __str__(self) -> str:
-        render = getattr(self.rl.game, "render", None)
-        return render(self.engine_state) if render else repr(self.engine_state)
+        return self.rl.render(self.engine_state)
 
     # -- what a player knows --
 
@@ -249,8 +255,8 @@ class StandoffOpenSpielState(pyspiel.State):
 
     def seat(self, player: int, whole: bool = False) -> tuple[dict[str, Any], list[str]]:
         """The player's view (``whole``: with the whole history, else the recent part) after its
-        observer read it, and the cards that observer knows in the other hand beyond the view
-        (Twilight Struggle's reveals: :class:`~standoff.sdk.rl_views.HandMemory`)."""
+        observer read it, and what that observer knows beyond the view
+        (the game's seat memory, ``GameRL.memory``)."""
         match = self.match
         observer = match.observers.get(player)
         if observer is None:
@@ -265,8 +271,11 @@ class StandoffOpenSpielState(pyspiel.State):
         """A state the player cannot tell from this one: the engine's ``determinize`` for its
         role, seeded from ``sampler`` (a ``pyspiel.UniformProbabilitySampler``, or anything
         callable returning a float in [0, 1)) or else from Python's ``random``."""
+        determinize = capability(self.rl.game, "determinize")
+        if determinize is None:
+            raise ValueError(f"{self.rl.game.name} has no determinize: its states cannot be resampled")
         seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(53)
-        other = self.rl.game.determinize(self.engine_state, self.rl.roles[player], random.Random(seed))
+        other = determinize(self.engine_state, self.rl.roles[player], random.Random(seed))
         clone = copy.deepcopy(self)
         # the player's view is the same in the re-deal (its observer holds); the others' are not
         kept = self.match.observers.get(player)
@@ -290,8 +299,8 @@ class _Observer:
     (:func:`~standoff.sdk.rl_views.private_part`), the tensor the slices that differ (the others
     zero); with no private information either, both are empty. ``perfect_recall``: the strings
     carry the whole history (the tensors are the same: the view's current facts and its last
-    entries). A Twilight Struggle seat's strings list the cards its history showed it in the other
-    hand and the view does not (``opponent_known``)."""
+    entries). With a seat memory, a seat's strings list what its history showed it beyond its
+    view (``opponent_known``)."""
 
     def __init__(self, spec: RLSpec, perfect_recall: bool, public_info: bool, private_info: Any) -> None:
         self.rl = spec
@@ -319,11 +328,11 @@ class _Observer:
         encode = self.rl.encoder.encode
         view, known = state.seat(player)
         if self.private_info == pyspiel.PrivateInfoType.NONE:
-            return encode(public_view(self.rl.game, state.engine_state, view))
+            return encode(public_view(self.rl, state.engine_state, view))
         seat = encode(view, known)
         if self.public_info:
             return seat
-        public = encode(public_view(self.rl.game, state.engine_state, view))
+        public = encode(public_view(self.rl, state.engine_state, view))
         for part in self.rl.encoder.layout.values():  # keep the slices the public view lacks
             if np.array_equal(seat[part], public[part]):
                 seat[part] = 0.0
@@ -339,7 +348,7 @@ class _Observer:
 
     def _part(self, state: StandoffOpenSpielState, player: int) -> dict[str, Any]:
         view, known = state.seat(player, whole=self.perfect_recall)
-        public = public_view(self.rl.game, state.engine_state, view)
+        public = public_view(self.rl, state.engine_state, view)
         if self.private_info != pyspiel.PrivateInfoType.NONE:
             if known:
                 view = {**view, "opponent_known": known}
@@ -352,11 +361,34 @@ class _Observer:
         return view
 
 
-for _cls in (_SchottenTotten, _TwilightStruggle):
-    pyspiel.register_game(_TYPES[_cls.short_name], _cls)
+def register(game: str) -> str:
+    """Register game ``game`` (any game of the plugin registry) with OpenSpiel, if it is not yet;
+    its short name (:func:`short_name`)."""
+    short = short_name(game)
+    if GAMES.setdefault(short, game) != game:
+        raise ValueError(f"games {GAMES[short]!r} and {game!r} have the same OpenSpiel name {short}")
+    if short not in _TYPES:
+        engine = _spec_of(game, {}).game
+        _TYPES[short] = _game_type(short, game, engine)
+        cls = type(f"StandoffOpenSpielGame_{short}", (StandoffOpenSpielGame,), {"short_name": short})
+        pyspiel.register_game(_TYPES[short], cls)
+    return short
 
 
-def load(game: str = "schotten-totten", **params: str) -> pyspiel.Game:
-    """``pyspiel.load_game`` by Standoff game name: ``load("schotten-totten", ruleset="classic")``."""
-    short = {v: k for k, v in GAMES.items()}[game]
-    return pyspiel.load_game(short, {k: (int(v) if k in _INT_PARAMETERS else str(v)) for k, v in params.items()})
+def load(game: str, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` by Standoff game name (registered first if need be):
+    ``load(name, ruleset=...)``."""
+    short = register(game)
+    ints = _INTS[short]
+    return pyspiel.load_game(short, {k: (int(v) if k in ints else str(v)) for k, v in params.items()})
+
+
+def _register_known() -> None:
+    """Register the games of the plugin registry (the built-in games and the installed plugins')."""
+    from ..server.plugins import load_registry
+
+    for game in load_registry().games:
+        register(game)
+
+
+_register_known()

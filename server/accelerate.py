@@ -24,6 +24,7 @@ build adds to the package are the extension modules and the manifest (both git-i
 
 from __future__ import annotations
 
+import ast
 import importlib.machinery
 import json
 import os
@@ -37,44 +38,21 @@ from pathlib import Path
 
 from .import_guard import MANIFEST, matches, read_manifest, source_files, source_hash, stale_message
 
-#: Modules compiled by ``standoff accelerate``, relative to the ``server`` package. Only those
-#: whose compiled form measurably pays are listed (README.md has the figures).
-MODULES = (
-    "core.flow",
-    "core.game",
-    "core.shuffle",
-    "games.schotten_totten.board",
-    "games.schotten_totten.cards",
-    "games.schotten_totten.determinize",
-    "games.schotten_totten.formations",
-    "games.schotten_totten.game",
-    "games.schotten_totten.playout",
-    "games.schotten_totten.rules",
-    "games.schotten_totten.state",
-    "games.schotten_totten.steps",
-    "games.schotten_totten.tactics",
-    "games.schotten_totten.turn",
-    # Twilight Struggle: the modules where its engine and views spend their time (profiled); the
-    # map and card tables gain nothing worth their compile time. The event modules hold the
-    # lasting effects' hooks (hooks.py), asked at nearly every decision: compiled, a rollout is
-    # about 5% faster (benchmarks/bench_forward_model.py); the card texts come along with them.
-    "games.twilight_struggle.board",
-    "games.twilight_struggle.common",
-    "games.twilight_struggle.determinize",
-    "games.twilight_struggle.effects",
-    "games.twilight_struggle.events.early_war",
-    "games.twilight_struggle.events.late_war",
-    "games.twilight_struggle.events.mid_war_36_59",
-    "games.twilight_struggle.events.mid_war_60_108",
-    "games.twilight_struggle.events.primitives",
-    "games.twilight_struggle.events.registry",
-    "games.twilight_struggle.events.scoring",
-    "games.twilight_struggle.game",
-    "games.twilight_struggle.ops",
-    "games.twilight_struggle.playout",
-    "games.twilight_struggle.state",
-    "games.twilight_struggle.turn",
-)
+def _game_modules() -> tuple[str, ...]:
+    """Each game package's own list of compiled modules (``games/<game>/compiled.py``), read as a
+    file of its own: the engine is not imported before it is built."""
+    found: list[str] = []
+    for listing in sorted((Path(__file__).resolve().parent / "games").glob("*/compiled.py")):
+        tree = ast.parse(listing.read_text(encoding="utf-8"), str(listing))
+        names = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                     and [getattr(t, "id", None) for t in node.targets] == ["MODULES"])
+        found += (f"games.{listing.parent.name}.{name}" for name in names)
+    return tuple(found)
+
+
+#: Modules compiled by ``standoff accelerate``, relative to the ``server`` package: the kernel's
+#: and each game's (README.md has the figures).
+MODULES = ("core.flow", "core.game", "core.shuffle", *_game_modules())
 
 #: Directives that keep Python's semantics: no change to division, overflow, bounds or negative
 #: indexing (``cdivision``, ``boundscheck``, ``wraparound`` keep their safe defaults).

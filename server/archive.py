@@ -1,10 +1,8 @@
 """Finished matches of a referee: their summaries (rebuilt from the records at start, never a
-mutable store), the server's ledger (``matches.jsonl``, :mod:`.ledger`), and which records and
-seeds are withheld for now (paired matches share their seed and deal)."""
+mutable store) and the server's ledger (``matches.jsonl``, :mod:`.ledger`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +35,6 @@ class Archive:
         self.lock = trio.Lock()  # ledger lines are chained: one writer at a time, in finishing order
         self.finished: list[pb.MatchSummary] = []
         self.finished_ids: set[str] = set()
-        self.embargo: dict[str, str] = {}  # match id -> group
-        self.held: dict[str, set[str]] = {}  # group -> its match ids
 
     @property
     def records(self) -> Path:
@@ -106,20 +102,6 @@ class Archive:
             "records": {name: record_digest(self.records / name)},
         }
         return self.ledger.text(line)
-
-    # -- paired matches: withholding records and seeds -------------------------------------------
-
-    def withhold(self, group: str, match_ids: Iterable[str] = ()) -> None:
-        """Withhold the records and seeds of ``group``'s matches (``match_ids``, plus those added
-        later) until :meth:`release`."""
-        ids = self.held.setdefault(group, set())
-        for match_id in match_ids:
-            ids.add(match_id)
-            self.embargo[match_id] = group
-
-    def release(self, group: str) -> None:
-        for match_id in self.held.pop(group, ()):
-            self.embargo.pop(match_id, None)
 
 
 def _summary(header: dict[str, Any], footer: dict[str, Any], stem: str) -> pb.MatchSummary:

@@ -1,28 +1,28 @@
-"""Text boards: the built-in games' boards (what ``standoff replay`` and the report show), and the
-generic board of any view.
+"""The generic boards of any game: what ``standoff replay`` and the report show of a game that
+brings none of its own, and the parts every board shares.
 
-A game registers its boards with its :class:`~standoff.sdk.GameSpec` (``seat_board(view)``: one
-seat's board from its view dict alone; ``state_board(state)``: the whole table). The built-in
-games' specs (:mod:`standoff.server.plugins`) name the functions below; a game without boards
-gets :func:`generic_board`.
+A game registers its boards with its :class:`~standoff.sdk.GameSpec`: ``seat_board(view)`` (one
+seat's board as text, from its view dict alone), ``state_board(state)`` (the whole table as text)
+and ``html_board`` (an :class:`HtmlBoard`: how the report's match viewer draws its views). The
+built-in games bring theirs in their own packages (``standoff.server.games.<game>``); a game
+without boards gets :func:`generic_board`, and the report shows its text boards.
 """
 
 from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "WIDTH",
+    "HtmlBoard",
     "generic_board",
     "history_lines",
-    "schotten_totten_seat",
-    "schotten_totten_table",
+    "seat_views",
     "table_view",
-    "twilight_struggle_seat",
-    "twilight_struggle_table",
 ]
 
 #: Text is wrapped for a terminal this wide.
@@ -41,34 +41,56 @@ def generic_board(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def table_view(game: Any, state: Any) -> dict[str, Any]:
-    """The whole table as one view dict, for omniscient boards: the first seat's view (no
-    history) with ``role`` ``None`` and ``hands`` (every seat's hand, face up). What only one seat
-    sees of the table is merged in: Twilight Struggle's secret headlines, Schotten Totten's deck
-    tops put back with Scout. Drawn by the same board as a seat's view, so the omniscient page and
-    the seat pages agree; built from ``game.view`` alone, so it agrees with the text boards too."""
-    roles = list(state.rules.roles)
-    views = {role: game.view(state, role, getattr(state, "number", 0)) for role in roles}
+def seat_views(game: Any, state: Any) -> dict[str, dict[str, Any]]:
+    """Every seat's view of ``state``, by role (in the rules' order of roles)."""
+    number = getattr(state, "number", 0)
+    return {role: game.view(state, role, number) for role in state.rules.roles}
+
+
+def table_view(game: Any, state: Any, views: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The whole table as one view dict, for omniscient boards: the first seat's view (``views``,
+    else :func:`seat_views`) without its history, its ``hand`` and what it sees of the others
+    (``opponents``), with ``role`` ``None`` and ``hands`` (every seat's hand, face up). A game
+    whose views keep more of one seat's own (a card only it has seen) merges that in through its
+    :attr:`HtmlBoard.table`. Built from ``game.view`` alone, so the omniscient page, the seat pages
+    and the text boards agree."""
+    views = seat_views(game, state) if views is None else views
+    roles = list(views)
     table = dict(views[roles[0]])
-    for key in ("history", "history_from", "opponents", "opponent_hand", "opponent_hand_size", "hand"):
+    for key in ("history", "history_from", "opponents", "hand"):
         table.pop(key, None)
     table["role"] = None
     table["hands"] = {role: list(views[role].get("hand") or []) for role in roles}
-    if isinstance(table.get("headline"), dict):
-        headline: dict[str, Any] = {}
-        for role in roles:
-            headline.update(views[role].get("headline") or {})
-        table["headline"] = {role: headline[role] for role in roles if role in headline}
-    decks = table.get("decks")
-    if isinstance(decks, dict):
-        merged = {}
-        for name, deck in decks.items():
-            tops = [list((views[role].get("decks") or {}).get(name, {}).get("top") or []) for role in roles]
-            size = max((len(t) for t in tops), default=0)
-            top = [next((t[i] for t in tops if i < len(t) and t[i] != "unknown"), "unknown") for i in range(size)]
-            merged[name] = {**deck, "top": top}
-        table["decks"] = merged
     return table
+
+
+@dataclass(frozen=True)
+class HtmlBoard:
+    """How the report's match viewer draws a game's boards (``GameSpec.html_board``).
+
+    * ``script``: JavaScript spliced into the viewer's script (inside its function, so that it
+      may use the viewer's helpers ``h(tag, attrs, children)``, which makes an element, and
+      ``json(id)``, which reads a JSON island of the page). It must set ``BOARD`` to a function
+      ``(view, ctx) -> Element`` that draws one view dict: a seat's view, or the whole table
+      (``view.hands``: every hand, face up). ``ctx``: ``seat`` (the track shown), ``log`` (the
+      history as that seat saw it), ``n`` (the decision shown; ``Infinity`` at the end) and
+      ``next`` (the next player decision's number).
+    * ``style``: CSS added to the match pages.
+    * ``data()``: JSON-ready data the script needs on every page (a map's layout, the cards),
+      embedded once as the JSON island ``#board-data``; ``None``: none.
+    * ``table(state)``: the whole table as one view dict (the omniscient track); ``None``:
+      :func:`table_view`.
+    * ``wide``: the board takes the page's width (the decision and the log go below it).
+
+    A game without one gets its text boards (``seat_board``, or :func:`generic_board`) in the
+    viewer. A game package reads its script and style with :mod:`importlib.resources`.
+    """
+
+    script: str
+    style: str = ""
+    data: Callable[[], Any] | None = None
+    table: Callable[[Any], dict[str, Any]] | None = None
+    wide: bool = False
 
 
 def history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
@@ -86,165 +108,3 @@ def history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[
     if history:
         lines.append(current)
     return lines
-
-
-def _st_strength(cards: Sequence[str], fog: bool) -> str:
-    """``(phalanx 24)`` for a complete side (computed from the card names on the table)."""
-    from .games.schotten_totten.cards import card_from_name
-    from .games.schotten_totten.formations import RANK_NAMES, strength
-
-    try:
-        rank, total = strength([card_from_name(c) for c in cards], fog)
-    except (KeyError, AssertionError):
-        return ""
-    return f"({RANK_NAMES[rank]} {total})"
-
-
-def _st_side(side: Mapping[str, Any], fog: bool) -> str:
-    cards = list(side.get("cards") or [])
-    text = " ".join(cards) or "-"
-    if side.get("completed_at") is not None and cards:
-        text += " " + _st_strength(cards, fog)
-    return text
-
-
-def _st_board(view: Mapping[str, Any], hands: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The Schotten Totten table. ``hands`` (omniscient boards): every role's hand, shown in
-    full; otherwise the viewer's hand in full and the others as counts and known cards."""
-    viewer = view.get("role")
-    flags = list(view.get("flags") or [])
-    roles: list[str] = list(flags[0]["sides"]) if flags else [viewer]
-    if hands is None and viewer in roles:  # the viewer on the left
-        roles = [viewer] + [r for r in roles if r != viewer]
-    step = view.get("step")
-    head = f"turn {view.get('turn')}, {view.get('to_move')} to move"
-    if step:
-        head += f" ({step})"
-    head += " - everything" if hands is not None else f" - as seen by {viewer}"
-    rows = []
-    for entry in flags:
-        fog = entry.get("fog") is not None
-        cells = [_st_side(entry["sides"].get(role, {}), fog) for role in roles]
-        tags = []
-        if entry.get("claimed_by"):
-            tags.append(f"{entry['claimed_by']} won")
-        if entry.get("fog"):
-            tags.append("fog")
-        if entry.get("mud"):
-            tags.append("mud")
-        rows.append((entry.get("flag"), ", ".join(tags), cells))
-    status = max([0] + [len(tags) for _, tags, _ in rows])
-    label = [(f"{role} (you)" if role == viewer and hands is None else role) for role in roles]
-    widths = [max([len(label[i])] + [len(cells[i]) for _, _, cells in rows]) for i in range(len(roles))]
-    widths[-1] = 0  # no padding after the last column
-    lines = [head]
-    pad = " " * (len("  flag 9: ") + status + (2 if status else 0))
-    lines.append((pad + " | ".join(f"{text:<{w}}" for text, w in zip(label, widths))).rstrip())
-    for number, tags, cells in rows:
-        line = f"  flag {number}: " + (f"{tags:<{status}}  " if status else "")
-        line += " | ".join(f"{c:<{w}}" for c, w in zip(cells, widths))
-        lines.append(line.rstrip())
-    if hands is not None:
-        for role in roles:
-            hand = list(hands.get(role) or [])
-            lines.append(f"  {role} hand ({len(hand)}): " + (" ".join(hand) or "-"))
-    else:
-        hand = list(view.get("hand") or [])
-        lines.append(f"  your hand ({len(hand)}): " + (" ".join(hand) or "-"))
-        for role, other in (view.get("opponents") or {}).items():
-            known = list(other.get("known") or [])
-            troops, tactics = other.get("troops", 0), other.get("tactics", 0)
-            text = f"  {role} hand: {troops} troop{'s' * (troops != 1)}, {tactics} tactic{'s' * (tactics != 1)}"
-            if known:
-                text += "; you know: " + " ".join(known)
-            lines.append(text)
-    decks = []
-    for name, deck in (view.get("decks") or {}).items():
-        text = f"{name} {deck.get('size', 0)}"
-        if deck.get("top"):
-            text += " (top down: " + " ".join(deck["top"]) + ")"
-        decks.append(text)
-    if decks:
-        lines.append("  decks: " + ", ".join(decks))
-    discards = view.get("discards") or {}
-    if any(discards.values()):
-        lines.append(
-            "  discards: " + "; ".join(f"{role} " + (" ".join(cards) or "-") for role, cards in discards.items())
-        )
-    tactics = view.get("tactics_played") or {}
-    if any(tactics.values()):
-        leaders = [role for role, played in (view.get("leader_played") or {}).items() if played]
-        text = "  tactics played: " + ", ".join(f"{role} {n}" for role, n in tactics.items())
-        if leaders:
-            text += "; leader on the table: " + ", ".join(leaders)
-        lines.append(text)
-    lines += history_lines(view.get("history") or [])
-    return "\n".join(lines)
-
-
-def schotten_totten_seat(view: Mapping[str, Any]) -> str:
-    """A Schotten Totten seat's board: the table, its own hand, the other hands as counts."""
-    return _st_board(view)
-
-
-def schotten_totten_table(game: Any, state: Any) -> str:
-    """Every hand, built from every seat's view (the table is the same in all of them)."""
-    roles = state.rules.roles
-    views = {role: game.view(state, role, state.number) for role in roles}
-    table = dict(views[roles[0]])
-    table.pop("history", None)
-    # Deck tops a seat put back with Scout: known to it, shown to the omniscient reviewer.
-    decks = {}
-    for name, deck in (table.get("decks") or {}).items():
-        tops = [list(views[role]["decks"][name]["top"]) for role in roles]
-        merged = [next((t[i] for t in tops if t[i] != "unknown"), "unknown") for i in range(len(tops[0]))]
-        decks[name] = {"size": deck.get("size", 0), "top": merged}
-    table["decks"] = decks
-    return _st_board(table, hands={role: views[role]["hand"] for role in roles})
-
-
-def twilight_struggle_seat(view: Mapping[str, Any]) -> str:
-    """A Twilight Struggle seat's board: tracks, then every region's countries with influence
-    (US/USSR, and who controls them), the hands as visible, effects."""
-    from .games.twilight_struggle import map_data as TM
-
-    def controller(cid: str, us: int, ussr: int) -> str:
-        stability = TM.COUNTRY_BY_ID[cid].stability
-        if us >= stability and us - ussr >= stability:
-            return " [US]"
-        if ussr >= stability and ussr - us >= stability:
-            return " [USSR]"
-        return ""
-
-    china = view.get("china_card") or {}
-    lines = [
-        f"turn {view['turn']}, action round {view['action_round']}, {view['phasing']} phasing, step {view.get('step')}",
-        f"VP {view['vp']:+d} (+ = US)  DEFCON {view['defcon']}  military ops US {view['military_ops'].get('us', 0)} "
-        f"USSR {view['military_ops'].get('ussr', 0)}  space US {view['space'].get('us', 0)} USSR {view['space'].get('ussr', 0)}",
-        f"China Card: {china.get('holder') or 'nobody'} ({'face up' if china.get('face_up') else 'face down'})",
-    ]
-    if view.get("headline"):
-        lines.append("headline: " + ", ".join(f"{r} {c}" for r, c in sorted(view["headline"].items())))
-    influence = view.get("influence") or {}
-    for region in TM.REGIONS:
-        cells = []
-        for i in TM.REGION_COUNTRIES[region]:
-            country = TM.COUNTRIES[i]
-            amounts = influence.get(country.id)
-            if amounts:
-                bg = "*" if country.battleground else ""
-                cells.append(f"{country.name}{bg} {amounts['us']}/{amounts['ussr']}"
-                             f"{controller(country.id, amounts['us'], amounts['ussr'])}")
-        lines.append(f"{region}: " + (", ".join(cells) or "-"))
-    lines.append(f"hand of {view['role']}: " + (" ".join(view.get("hand") or []) or "-"))
-    lines.append(f"other hand: {view.get('opponent_hand_size', 0)} cards; deck {view.get('deck_size', 0)}, "
-                 f"discard {len(view.get('discard') or [])}, removed {len(view.get('removed') or [])}")
-    if view.get("effects"):
-        lines.append("effects: " + ", ".join(view["effects"]))
-    lines += history_lines(view.get("history") or [])
-    return "\n".join(lines)
-
-
-def twilight_struggle_table(game: Any, state: Any) -> str:
-    """The whole Twilight Struggle table: the game's own ``render``."""
-    return game.render(state)

@@ -2,7 +2,9 @@
 
 Every user error (unknown game, bot, ruleset or option, unreadable record) is one clear line on
 stderr and exit status 2; nothing is half-written. The commands about run folders and submitted
-bots are in :mod:`.cli_runs`, what the commands share in :mod:`.cli_common`.
+bots are in :mod:`.cli_runs`, what the commands share in :mod:`.cli_common`. The layers above add
+theirs (``bot run``: :mod:`standoff.sdk.cli`; tournaments, ladders, ratings and reports:
+:mod:`standoff.tournaments.cli`, where the whole ``standoff`` command is assembled).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import os
 from pathlib import Path
@@ -23,16 +26,7 @@ from .cli_common import DEFAULT_ADDRESS, DEFAULT_DATA_DIR, UsageError, parse_opt
 from .cli_common import plugin_registry as _registry
 from .cli_common import submissions_folder as _submissions_folder
 from .cli_common import token_registry as _tokens
-from .cli_runs import (
-    cmd_ladder,
-    cmd_ratings,
-    cmd_report,
-    cmd_retire,
-    cmd_submissions,
-    cmd_submit,
-    cmd_tournament,
-    cmd_verify,
-)
+from .cli_runs import cmd_retire, cmd_submissions, cmd_submit, cmd_verify
 from .import_guard import StaleEngineError
 
 #: The exit status of a command whose bot failed in its own code (``standoff bot run``: the bot
@@ -40,7 +34,7 @@ from .import_guard import StaleEngineError
 BOT_FAILED = 3
 
 
-def _make_bot(registry, name: str, game: str, seed: int):
+def make_bot(registry, name: str, game: str, seed: int):
     from .plugins import PluginError
 
     try:
@@ -61,7 +55,7 @@ def _game(registry, name: str):
 def _start_position(game, args: argparse.Namespace):
     """``--position FILE`` as ``(rules, position dict)``: the file read, checked and written back
     whole (the record's header carries every field); one line on any mistake."""
-    from ..sdk.positions import PositionError, from_position, read_position, to_position
+    from .position_files import PositionError, from_position, read_position, to_position
 
     if args.ruleset is not None or args.option:
         raise UsageError("--position carries its own ruleset and options: drop --ruleset/--option")
@@ -112,17 +106,17 @@ def cmd_play(args: argparse.Namespace) -> int:
                 "(`standoff serve` + `standoff match`), where it runs in a subprocess"
             )
     bots = {
-        role: _make_bot(registry, name, game.name, bot_seed(seed, role))
+        role: make_bot(registry, name, game.name, bot_seed(seed, role))
         for role, name in zip(roles, args.bot, strict=True)
     }
     names = dict(zip(roles, args.bot, strict=True))
     until = None
     if getattr(args, "until", None):
-        from .games.positions import PositionError, from_position, stop_when
+        from .positions import PositionError, from_position, stop_when
 
         try:
             start = from_position(game, position) if position is not None else None
-            until = stop_when(start if start is not None else game.new_state(rules), args.until)
+            until = stop_when(start if start is not None else game.new_state(rules), args.until, game)
         except PositionError as exc:
             raise UsageError(str(exc).replace("until:", "--until:", 1)) from None
     writer = RecordWriter(args.record) if args.record else None
@@ -249,10 +243,10 @@ def _sandbox_flags(parser: argparse.ArgumentParser) -> None:
              "open_files": "open files per process", "file_size_mb": "largest file it may write, MiB",
              "tmp_mb": "size of its private /tmp, MiB"}
     for name in LIMIT_NAMES:
-        parser.add_argument(f"--sandbox-{name.replace('_', '-')}", dest=f"sandbox_{name}", type=_positive,
+        parser.add_argument(f"--sandbox-{name.replace('_', '-')}", dest=f"sandbox_{name}", type=positive,
                             default=getattr(defaults, name), metavar="N",
                             help=f"each sandboxed bot: {helps[name]} (default %(default)s)")
-    parser.add_argument("--sandbox-uid-base", type=_positive, default=DEFAULT_UID_BASE, metavar="UID",
+    parser.add_argument("--sandbox-uid-base", type=positive, default=DEFAULT_UID_BASE, metavar="UID",
                         help="as root, sandboxed bots run as UID, UID+1, ... (one per bot running at once; "
                              "default %(default)s)")
 
@@ -314,7 +308,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(f"--connect-timeout {args.connect_timeout}: expected seconds >= 0")
     start = ""
     if args.position:  # checked here too, so that a mistake is one line before any connection
-        from ..sdk.positions import PositionError, read_position
+        from .position_files import PositionError, read_position
 
         try:
             start = json.dumps(read_position(args.position, args.game))
@@ -371,46 +365,6 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_bot_run(args: argparse.Namespace) -> int:
-    """Play a plugin bot on a server. The bot's own exception is its failure, not ours: its
-    traceback, then one line naming the bot, the match and its file:line (the last line on
-    stderr: a referee that started this runner reads it), exit status :data:`BOT_FAILED`."""
-    from ..sdk.client import SessionError, run
-    from .bot_failures import BotFailed
-    from .core.seeds import derive_seed
-
-    registry = _registry()
-    seed = derive_seed("runner", args.name)
-    _make_bot(registry, args.name, "", seed)  # an unknown name is one line now, not at the first match
-
-    def bot():  # a bot object per seat: no state shared between matches (Bot.start reseeds it)
-        return _make_bot(registry, args.name, "", seed)
-
-    token = args.token or os.environ.get("STANDOFF_TOKEN")
-
-    def ended(result) -> None:  # each match as it ends, not all at the end
-        who = f"{result.winner} wins" if result.winner else ("draw" if result.rated else "no result")
-        print(f"{result.match_id} ({result.role}): {who} by {result.termination}", flush=True)
-
-    try:
-        run(bot, args.address, token, matches=args.matches, on_result=ended, concurrency=args.concurrency)
-    except SessionError as exc:
-        raise UsageError(f"session refused: {exc}") from None
-    except BotFailed as exc:
-        _bot_failed(exc)
-        return BOT_FAILED
-    return 0
-
-
-def _bot_failed(exc: Exception) -> None:
-    """The bot's exception's traceback, then the one line, on stderr."""
-    import traceback
-
-    cause = exc.__cause__ or exc
-    traceback.print_exception(type(cause), cause, cause.__traceback__, file=sys.stderr)
-    print(f"standoff: error: {exc}", file=sys.stderr, flush=True)
-
-
 def cmd_proto(args: argparse.Namespace) -> int:
     from .protofiles import ProtoCopyError, copy_protos
 
@@ -423,7 +377,7 @@ def cmd_proto(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
     """An argparse type: a whole number >= 1."""
     try:
         value = int(text)
@@ -434,12 +388,27 @@ def _positive(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def data_options(p: argparse.ArgumentParser) -> None:
+    """The data folder and token registry options (serve, token, tournament, ladder)."""
+    p.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="records and the token registry")
+    p.add_argument("--tokens", default=None, help="token registry file (default DATA_DIR/tokens.json)")
+
+
+#: Adds commands to the ``standoff`` command's subparsers (a layer above the server's own).
+AddCommands = Callable[[Any], None]
+
+
+def build_parser(*, run_commands: AddCommands | None = None,
+                 client_commands: AddCommands | None = None) -> argparse.ArgumentParser:
+    """The parser of the server's commands, with the layers above's commands in their places:
+    ``run_commands`` (the tournaments') after ``games``, ``client_commands`` (the SDK's ``bot
+    run``) before ``accelerate``. The whole ``standoff`` command is
+    :func:`standoff.tournaments.cli.build_parser`."""
     parser = argparse.ArgumentParser(prog="standoff", description="Standoff: a referee for card-game bots.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one match in-process and print its outcome")
-    play.add_argument("game", help="a game name, e.g. schotten-totten (`standoff games` lists them all)")
+    play.add_argument("game", help="a game name (`standoff games` lists them all)")
     play.add_argument("--bot", action="append", default=[], metavar="NAME", help="one per role, in role order")
     play.add_argument("--seed", type=int, default=None,
                       help="match seed: chance and the bots derive from it (default: a new one, printed, so that "
@@ -451,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--position", default=None, metavar="FILE",
                       help="start from this position (JSON, or the game's text form; docs/positions.md)")
     play.add_argument("--until", default=None, choices=("action_round", "turn"),
-                      help="stop (no result) once the current action round (Twilight Struggle) or turn is over")
+                      help="stop (no result) once the current action round or turn (as the game has them) is over")
     play.add_argument("--trust", action="store_true", help="allow third-party plugin bots in this process")
     play.add_argument("--policy", default="forfeit",
                       help="fault policy for a bot that raises or answers a bad index: forfeit (its loss; the "
@@ -472,12 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--position", type=int, default=None, metavar="N",
                      help="print the position (docs/positions.md) at decision N instead, as JSON")
     rep.add_argument("--notation", action="store_true",
-                     help="with --position: the game's text form (one line for Schotten Totten)")
+                     help="with --position: the game's text form (docs/positions.md)")
     rep.set_defaults(func=cmd_replay)
-
-    def data_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="records and the token registry")
-        p.add_argument("--tokens", default=None, help="token registry file (default DATA_DIR/tokens.json)")
 
     srv = sub.add_parser("serve", help="run the referee server (gRPC)")
     srv.add_argument("--address", default=DEFAULT_ADDRESS)
@@ -547,37 +512,8 @@ def build_parser() -> argparse.ArgumentParser:
     gms = sub.add_parser("games", help="list installed games (built-in and plugins)")
     gms.set_defaults(func=cmd_games)
 
-    def run_options(p: argparse.ArgumentParser) -> None:
-        """What a tournament and a ladder both take, after their own options."""
-        p.add_argument("--unsandboxed", action="store_true",
-                       help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
-        p.add_argument("--no-verify", action="store_true",
-                       help="resume without checking the results already there against their records")
-        data_options(p)
-
-    tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
-    tour.add_argument("config")
-    tour.add_argument("--fresh", action="store_true", help="discard an earlier run of this config")
-    run_options(tour)
-    tour.set_defaults(func=cmd_tournament)
-
-    lad = sub.add_parser("ladder", help="keep playing rounds among the entrants until stopped")
-    lad.add_argument("config")
-    lad.add_argument("--rounds", type=_positive, default=None, metavar="N",
-                     help="play N more rounds, from where the run stands, then stop (default: until Ctrl-C)")
-    lad.add_argument("--fresh", action="store_true")
-    run_options(lad)
-    lad.set_defaults(func=cmd_ladder)
-
-    rat = sub.add_parser("ratings", help="print the ratings of a run folder again (recomputed)")
-    rat.add_argument("run_dir")
-    rat.add_argument("--no-verify", action="store_true", help="skip checking the results against their records")
-    rat.set_defaults(func=cmd_ratings)
-
-    rpt = sub.add_parser("report", help="write a static HTML report of a run folder (RUN_DIR/report/index.html)")
-    rpt.add_argument("run_dir")
-    rpt.add_argument("--no-verify", action="store_true", help="skip checking the results against their records")
-    rpt.set_defaults(func=cmd_report)
+    if run_commands is not None:
+        run_commands(sub)
 
     ver = sub.add_parser("verify", help="check a run folder's results (or a server's data folder) against the "
                                         "hash chain and by replaying every record")
@@ -620,15 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
     registry_option(ret)
     ret.set_defaults(func=cmd_retire)
 
-    bot = sub.add_parser("bot", help="run a plugin bot as a client of a referee server")
-    bot.add_argument("action", choices=["run"])
-    bot.add_argument("name")
-    bot.add_argument("--address", default=DEFAULT_ADDRESS)
-    bot.add_argument("--token", default=None, help="default $STANDOFF_TOKEN")
-    bot.add_argument("--matches", type=int, default=0, help="stop after this many matches (0 = never)")
-    bot.add_argument("--concurrency", type=_positive, default=1,
-                     help="matches played at once, each seat with a bot object of its own (default 1)")
-    bot.set_defaults(func=cmd_bot_run)
+    if client_commands is not None:
+        client_commands(sub)
 
     acc = sub.add_parser("accelerate", help="compile the engine with Cython (optional: pip install -e '.[accel]'); "
                                             "records stay byte-identical")
@@ -639,10 +568,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, run_commands: AddCommands | None = None,
+         client_commands: AddCommands | None = None) -> int:
+    """Run one command of the parser :func:`build_parser` makes with these layers' commands:
+    a user's mistake is one line and exit status 2, never a traceback."""
     from .logs import configure_logging
 
-    parser = build_parser()
+    parser = build_parser(run_commands=run_commands, client_commands=client_commands)
     args = parser.parse_args(argv)
     # Diagnostics go to stderr, warnings and errors only (`serve` logs more, as JSON lines); a host
     # that configured logging already (an embedding program, the test suite) keeps its own.
@@ -696,5 +628,5 @@ def _os_error(exc: OSError) -> str:
     return f"{path}: {what}" if path else what
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # the server's commands (the whole command: standoff.tournaments.cli)
     sys.exit(main())

@@ -10,7 +10,7 @@ decoding (``decode_view``, ``as_dict``) and the history book look codecs up in.
 Three kinds:
 
 * :class:`MemberViewCodec`: a game with a member of its own in the ``View`` oneof (the built-in
-  games: ``SchottenTottenView``, ``TwilightStruggleView``). Bots get that message.
+  games, each in its package's ``codec.py``). Bots get that message.
 * :class:`JsonViewCodec`: the generic codec, for a game without a message of its own:
   ``View.plugin`` (a ``PluginView``) carries the view as canonical JSON; bots get the engine's
   dict back. A game registered without a codec gets this one.
@@ -240,7 +240,7 @@ class MessageViewCodec(JsonViewCodec):
 # ---------------------------------------------------------------------------------------------
 #
 # Setting a message's fields one by one costs a Python-to-C call each. Where a codec can reuse
-# what it wrote before (the Schotten Totten flags), it writes the wire records itself, memoised,
+# what it wrote before (a board's unchanged parts), it writes the wire records itself, memoised,
 # and parses them into the message in one call. Only the parsed *message* leaves: the referee
 # serialises it deterministically as before, so the bytes on the wire are those the field-by-
 # field build gave (records in another order or unsorted map entries parse to the same message).

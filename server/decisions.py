@@ -96,7 +96,7 @@ def _new_option(key: tuple[str, str]) -> Option:
 
 def decode_decision(msg: pb.Decision, with_view: bool = True) -> tuple[Decision, Any]:
     """A wire ``Decision`` as the bot sees it: ``(decision, view)`` where ``view`` is the typed
-    view of the game (e.g. a ``SchottenTottenView`` message; for a game plugin its own message
+    view of the game (a built-in game's member message of ``View``; for a game plugin its own message
     where the plugin is installed, else the engine-style dict: :func:`standoff.sdk.views.decode_view`),
     or ``None`` if none was sent (or ``with_view`` is false: a bot that reads no view)."""
     # On the path of every remote decision (inside the referee's clock): options are memoised,

@@ -17,7 +17,7 @@ specified here. Installed plugins are found through the ``standoff.bots`` entry-
     class MyBot(Bot):
         \"\"\"Plays the first option, always.\"\"\"
         name = "mybot"
-        games = ("schotten-totten",)
+        games = ("my-game",)
 
         def choose(self, decision, view):
             return 0

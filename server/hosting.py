@@ -70,7 +70,7 @@ class MatchHost:
         self.remote = tuple(job["remote"])
         rules = game.rules(job["ruleset"] or None, job["options"])
         if job["position"] is not None:
-            from .games.positions import from_position
+            from .positions import from_position
 
             rules = from_position(game, job["position"]).rules
         self.lines: list[dict[str, Any]] = []

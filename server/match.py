@@ -51,7 +51,7 @@ from .faults import count as count_fault
 from .wire import match_ended_message, match_started_message
 
 #: Chance decisions in a row (deals, draws) after which a match that asks no player anything is
-#: taken to be stuck: an engine bug, ended as ``error`` (a full Twilight Struggle turn deals
+#: taken to be stuck: an engine bug, ended as ``error`` (the longest turn of a built-in game deals
 #: fewer than 100 cards).
 CHANCE_BUDGET = 100_000
 
@@ -246,7 +246,7 @@ class MatchDriver:
 
         Counts the fault (unless ``counted`` is false: a seat still gone after a disconnect
         already counted) and charges the time, then: a timeout at a step whose rules name a
-        default (Schotten Totten's Mud discard: the game's ``fallback_index``) plays that default;
+        default (the game's ``fallback_index``, e.g. a discard its rules make) plays that default;
         otherwise the policy: ``random`` plays a random legal option (from the match seed),
         ``retry`` asks again while retries are left (a disconnect is not retried: not back in the
         grace window, the seat is gone), and ``forfeit`` (or retries used up) ends the match.

@@ -36,6 +36,7 @@ from . import hookspecs
 from .codec_table import add_discovery, register_codec
 from .codecs import ViewCodec
 from .core.game import Game
+from .core.position import LOADERS
 
 __all__ = [
     "BUILTIN_DISTRIBUTION",
@@ -186,13 +187,18 @@ _lock = threading.RLock()
 
 def _enter(spec: GameSpec) -> None:
     """Make ``spec`` the game of its name in this process: its codec for the wire and the SDK,
-    its boards for replays and reports (a later registry's game replaces an earlier one's;
-    built-in games are never replaced: registries refuse their names)."""
+    its boards for replays and reports, its position reader for records that start from a
+    position (a later registry's game replaces an earlier one's; built-in games are never
+    replaced: registries refuse their names)."""
     with _lock:
         if spec.codec is not None:
             register_codec(spec.codec, builtin=spec.distribution == BUILTIN_DISTRIBUTION)
         _SPECS[spec.name] = spec
         _MISSED.discard(spec.name)
+        if spec.positions is not None:  # records that start from a position load it by name
+            LOADERS[spec.name] = spec.positions.read
+        else:
+            LOADERS.pop(spec.name, None)
 
 
 def find_game_spec(name: str) -> GameSpec | None:
@@ -424,11 +430,27 @@ def _check_game(item: Any, source: _Source, registry: Registry, sources: dict[st
         if value is not None and not callable(value):
             problem(f"game {name!r}: {board} {_short_repr(value)} is not callable")
             return None
+    for part, kind in _part_types().items():  # a part of another type would fail far from here
+        value = getattr(spec, part)
+        if value is not None and not isinstance(value, kind):
+            problem(f"game {name!r}: {part} {_short_repr(value)} is not a {kind.__name__} (docs/games.md)")
+            return None
     if name in registry.games:
         problem(f"game {name!r} is already provided by {sources.get(name, '?')}; this one is ignored")
         return None
     distribution = BUILTIN_DISTRIBUTION if source.kind == "builtin" else source.distribution
     return dataclasses.replace(spec, distribution=distribution)
+
+
+def _part_types() -> dict[str, type]:
+    """The type of each optional part of a :class:`GameSpec` (``None``: the generic part)."""
+    from .boards import HtmlBoard
+    from .core.position import Notation, PositionFormat
+    from .forward_model import ForwardModel
+    from .rl import GameRL
+
+    return {"html_board": HtmlBoard, "rl": GameRL, "positions": PositionFormat, "notation": Notation,
+            "forward_model": ForwardModel}
 
 
 def _describe(exc: BaseException) -> str:

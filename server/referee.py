@@ -122,7 +122,7 @@ class Match:
 
     def summary(self, *, seed: bool = False) -> pb.MatchSummary:
         """The match as ``ListMatches`` shows it. The seed only with ``seed=True``: callers pass
-        it once the match and any match paired with it are over (:meth:`Referee.withheld`)."""
+        it once the match is over (:meth:`Referee.withheld`)."""
         msg = pb.MatchSummary(
             match_id=self.id, game=self.game.name, ruleset=self.rules.ruleset, status=self.status,
             seed=self.seed if seed else 0,
@@ -235,21 +235,14 @@ class Referee:
             session.error(pb.ERROR_CODE_SHUTTING_DOWN, "the server is shutting down")
             session.end()  # no error status: the session is over, the server going away
 
-    # -- finished matches, paired matches ----------------------------------------------------------
-
-    def withhold(self, group: str, match_ids: Any = ()) -> None:
-        """Withhold the records and seeds of ``group``'s matches (``match_ids``, plus those
-        created later with ``embargo=group``) until :meth:`release`. Paired legs share their
-        seed and deal: a finished leg's record would give away its partner's."""
-        self.archive.withhold(group, match_ids)
-
-    def release(self, group: str) -> None:
-        self.archive.release(group)
+    # -- finished matches --------------------------------------------------------------------------
 
     def withheld(self, match_id: str) -> bool:
         """Whether the record and seed of ``match_id`` may not be served yet: the match is not
-        over, or a match of its group is not."""
-        return match_id in self.matches or match_id in self.archive.embargo
+        over. (A tournament pairs the legs of a seed only among trusted bots, whose matches its
+        match executor plays, not the referee: no tournament match here shares its seed with
+        another, so none is held back for a partner.)"""
+        return match_id in self.matches
 
     def public_summary(self, summary: pb.MatchSummary) -> pb.MatchSummary:
         """A finished match's summary as it may be served now (seed 0 while withheld)."""
@@ -274,7 +267,7 @@ class Referee:
         slog = log.bind(session=session.id, bot=session.identity.name)
 
         # Messages are handled here, or straight from the gRPC reader once nothing is queued
-        # (``Inbox.direct``, one-thread driver only): the same function, one message at a time.
+        # (``Inbox.direct``): the same function, one message at a time.
         def handle(message: Any) -> None:
             if session.closed:
                 return
@@ -474,7 +467,6 @@ class Referee:
         retries: int = 0,
         connect_timeout_s: float = 30.0,
         match_id: str | None = None,
-        embargo: str | None = None,
         position: Any = None,
         leg: int = 0,
     ) -> Match:
@@ -485,8 +477,7 @@ class Referee:
         be empty or the same), and the record's header carries it.
 
         Without a ``seed`` the referee draws a secret one (:func:`new_seed`): it is served
-        (``ListMatches``, the record) only once the match is over, and, with ``embargo``, once
-        every match of that :meth:`withhold` group is released. ``leg``: the leg of a paired
+        (``ListMatches``, the record) only once the match is over. ``leg``: the leg of a paired
         seed (a tournament's), for the seats' bot seeds (:func:`~.match.bot_seed`)."""
         game = self.registry.games.get(game_name)
         if game is None:
@@ -520,8 +511,6 @@ class Referee:
         # A remote bot that is already connected takes its seat now, if it may play one more match.
         for name in dict.fromkeys(s.identity for s in seats.values() if type(s) is RemoteSeat):
             self._take_seats(name)
-        if embargo is not None:
-            self.withhold(embargo, (match_id,))
         return match
 
     def _seat(self, role: str, bot: str, game: Game, seed: int, match_id: str, leg: int = 0) -> Seat:
@@ -708,7 +697,7 @@ def _single(exc: BaseException) -> BaseException:
 def _start_position(game: Any, rules: Any, position: Any, explicit: bool) -> tuple[Any, dict[str, Any]]:
     """A match's start position, checked: ``(its rules, the position written whole)``; raises
     :class:`MatchError` with the loader's one line."""
-    from .games.positions import PositionError, from_position, to_position
+    from .positions import PositionError, from_position, to_position
 
     try:
         state = from_position(game, position)

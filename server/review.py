@@ -589,8 +589,7 @@ def load(path: str) -> Record:
 def position_text(game: Game, record: Record, number: int, *, notation: bool = False) -> str:
     """The position (docs/positions.md) at decision ``number`` of ``record`` (the state that asks
     it; ``len(moves) + 1``: the final state), as indented JSON or the game's text form."""
-    from ..sdk.positions import PositionError, to_position
-    from .games.notation import write
+    from .positions import PositionError, to_position, write_notation
 
     last = len(record.moves) + 1
     if not 1 <= number <= last:
@@ -605,7 +604,7 @@ def position_text(game: Game, record: Record, number: int, *, notation: bool = F
             # replay_steps updates one state in place: write it as soon as it is the one asked
             position = next(to_position(step.state, game) for step in replay_steps(game, record)
                             if step.number == number - 1)
-        return write(position).rstrip("\n") + "\n" if notation else json.dumps(position, indent=1) + "\n"
+        return write_notation(position).rstrip("\n") + "\n" if notation else json.dumps(position, indent=1) + "\n"
     except PositionError as exc:
         raise ValueError(str(exc)) from None
 

@@ -38,7 +38,7 @@ from grpc_reflection.v1alpha import reflection
 from standoff.v1 import referee_pb2 as pb
 
 from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, RegistryError, TokenRegistry
-from .bridge import EagerWriter, Inbox, TrioBridge, guest_mode
+from .bridge import Inbox, StreamWriter, TrioBridge, guest_mode
 from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
 from .host_pool import HostPool
@@ -277,8 +277,8 @@ class RefereeServicer:
             id=secrets.token_hex(6),
             identity=identity,
             inbox=Inbox(self.bridge, self.referee.inbox_limit),
-            # Written from trio's match and session code at once (bridge.EagerWriter).
-            out=EagerWriter(context.write, asyncio.get_running_loop()),
+            # Put from trio's match and session code; a task of this stream writes it (bridge.StreamWriter).
+            out=StreamWriter(context.write, asyncio.get_running_loop()),
         )
         mine.add(session)
         self.session_tokens[session] = self.tokens.digest(_token_from(context) or "")
@@ -338,6 +338,7 @@ class RefereeServicer:
         finally:
             self.streams.discard(stream)
             reader.cancel()
+            session.out.cancel()
             session.inbox.close()
             session.closed = True
             mine.discard(session)
@@ -365,11 +366,6 @@ class RefereeServicer:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id!r} is still being played")
         if match_id not in self.referee.archive.finished_ids:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no finished match {match_id!r}")
-        if self.referee.withheld(match_id):
-            await context.abort(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"match {match_id!r} is withheld until the match paired with it (same seed) is over",
-            )
         path = self.referee.data_dir / "records" / f"{Path(match_id).name}.jsonl"
         try:
             text = path.read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ import trio
 
 #: The end of a runner's stderr kept: its traceback and its last line.
 STDERR_KEPT = 32 * 1024
-#: The prefix of the runner's one line (:func:`standoff.server.cli.cmd_bot_run`).
+#: The prefix of the runner's one line (:func:`standoff.sdk.cli.cmd_bot_run`).
 LINE_PREFIX = "standoff: error: "
 
 

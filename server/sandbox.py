@@ -141,7 +141,7 @@ LIMIT_NAMES = ("memory_mb", "cpu_s_per_match", "processes", "open_files", "file_
 
 @dataclass(frozen=True)
 class Launch:
-    """What to run in a sandbox: ``python`` with ``argv_tail`` (e.g. ``-m standoff.server.cli
+    """What to run in a sandbox: ``python`` with ``argv_tail`` (e.g. ``-m standoff.sdk.cli
     bot run NAME --address unix:... --matches 1``), seeing ``read_only`` (folders or files, bound
     read-only at the same paths) besides the system, with ``env`` added to its environment
     (``(name, value)`` pairs naming where its code is; never a secret)."""
@@ -162,7 +162,7 @@ class Launch:
 
 def runner_argv(name: str, address: str = f"unix:{INSIDE_SOCKET}") -> tuple[str, ...]:
     """The tail of the command that plays one match as bot ``name`` through the SDK."""
-    return ("-m", "standoff.server.cli", "bot", "run", name, "--address", address, "--matches", "1")
+    return ("-m", "standoff.sdk.cli", "bot", "run", name, "--address", address, "--matches", "1")
 
 
 def plugin_launch(name: str) -> Launch:

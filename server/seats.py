@@ -232,9 +232,9 @@ class LocalSeat(Seat):
     built here, from the state): in a worker thread, so that the match can move on when it runs
     out of time; or, if the bot says it is quick (``Bot.quick``), on the referee's own thread.
 
-    A worker thread's round trip costs ~0.2 ms here (trio's hand-over to the thread and back
-    through its token, two wake-ups: benchmarks/bench_referee.py), 100 times what ``random``
-    takes to choose. Asked inline, a quick bot that runs late is a timeout all the same, found
+    A worker thread's round trip (trio's hand-over to the thread and back through its token, two
+    wake-ups) costs far more than a quick bot's choice (figures: docs/architecture.md, hop 7;
+    benchmarks/bench_referee.py). Asked inline, a quick bot that runs late is a timeout all the same, found
     when it returns (its answer is not used): the fault, and so the record, are the ones a worker
     thread gives; only the referee waits for it meanwhile. The match yields to the referee's
     other tasks after :data:`INLINE_SLICE_S` of inline asking, as a worker thread's wait would."""
@@ -522,7 +522,7 @@ class RunnerSeat(RemoteSeat):
     def command(self, address: str) -> list[str]:
         """The runner's command line unsandboxed: the launch's, connecting to ``address``."""
         if self.launch is None:
-            return [sys.executable, "-m", "standoff.server.cli", "bot", "run", self.bot,
+            return [sys.executable, "-m", "standoff.sdk.cli", "bot", "run", self.bot,
                     "--address", address, "--matches", "1"]
         return [str(self.launch.python), *self.launch.at(address)]
 

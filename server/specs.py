@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import pluggy
 
+from .boards import HtmlBoard
 from .bot import Bot
 from .codec_table import register_codec, registered_codec
 from .codecs import JsonViewCodec, ViewCodec
+from .forward_model import ForwardModel
 
 if TYPE_CHECKING:
     import random
@@ -128,20 +130,26 @@ class GameCapabilities(Protocol):
         ...
 
     def flags_claimed(self, state: Any) -> dict[str, int]:
-        """Points per role for a lost game of a multi-game match (Schotten Totten: flags
+        """Points per role for a lost game of a multi-game match (e.g. flags
         claimed). Tournaments' multi-game matches need it."""
         ...
 
     def fallback_index(self, state: Any) -> int | None:
         """The option the referee plays for a seat that timed out on a step whose rules name a
-        default (Schotten Totten's Mud discard); ``None`` where they name none (the fault
+        default (e.g. a discard the rules make for a seat); ``None`` where they name none (the fault
         policy decides)."""
         ...
 
     def to_position(self, state: Any) -> dict[str, Any]:
         """The whole state as a JSON-ready position (docs/positions.md) in the game's public
-        words; the built-in games have theirs in ``standoff.server.games.positions``.
+        words (the game's ``GameSpec.positions`` is made of it unless it gives one).
         ``standoff replay --position`` and ``to_position`` use it."""
+        ...
+
+    def option_keys(self, rules: Any) -> list[str]:
+        """Every option key a match under ``rules`` can offer, chance's included: the action
+        table of the training environments for a game whose spec brings no ``rl`` tables
+        (docs/training.md, "Any game")."""
         ...
 
     def from_position(self, data: Mapping[str, Any]) -> Any:
@@ -153,7 +161,8 @@ class GameCapabilities(Protocol):
 
 
 #: The names :func:`capability` knows (the methods of :class:`GameCapabilities`).
-CAPABILITIES = ("determinize", "render", "flags_claimed", "fallback_index", "to_position", "from_position")
+CAPABILITIES = ("determinize", "render", "flags_claimed", "fallback_index", "to_position", "from_position",
+                "option_keys")
 
 
 def capability(game: Any, name: str) -> Callable[..., Any] | None:
@@ -176,19 +185,24 @@ class GameSpec:
       (replays per seat, the report's seat boards). ``None``: a generic listing of the view.
     * ``state_board(state) -> str``: the whole table as text (omniscient replays, the report).
       ``None``: the game's ``render`` capability if it has one, else every seat's board.
-    * ``html_board``: the report's viewer draws this game's seat boards from the views itself
-      (true, or an object giving the board's data and script); otherwise the report shows
-      ``seat_board``'s text.
+    * ``html_board``: a :class:`~standoff.server.boards.HtmlBoard` (script, style, data, whole
+      table): how the report's viewer draws this game's views; ``None``: the report shows the
+      text boards (``seat_board``'s, else the generic one).
     * ``forward_model``: what search bots simulate with, a
       :class:`~standoff.server.forward_model.ForwardModel` (``belief``: the state a seat's view
       comes from, and worlds sampled from it; ``infer_rules``; ``random_playout``: a fast
       uniform playout); ``None``: the SDK's generic model built on the game's ``determinize``
       capability, if it has one (:mod:`standoff.sdk.determinized`).
-    * ``rl``: the game's tables for the training environments (action and observation
-      encodings); ``None``: generic ones derived from the game's options and views.
-    * ``notation``: how records and positions name this game's options in text.
-    * ``positions``: the game's position format (read, write, its schema), beside the
-      ``to_position``/``from_position`` capabilities it is built on.
+    * ``rl``: a :class:`~standoff.server.rl.GameRL`, the game's tables for the training
+      environments (action keys, observation encoder, seat memory, public view); ``None``:
+      generic ones from the game's ``option_keys(rules)`` and its views (docs/training.md).
+    * ``notation``: the text form of the game's positions, like chess's FEN
+      (:class:`~standoff.server.core.position.Notation`: ``write``, ``parse``, ``recognizes``);
+      ``None``: positions are JSON only.
+    * ``positions``: the game's position format
+      (:class:`~standoff.server.core.position.PositionFormat`: ``write``, ``read``, its states'
+      type, its JSON Schema, its rounds and turns for ``--until``); ``None``: the one the
+      game's ``to_position``/``from_position`` capabilities make, if it has both.
     * ``rules_links``: ``(title, address)`` pairs for the game's rules documentation.
     * ``distribution``: filled in by the loader.
 
@@ -202,8 +216,8 @@ class GameSpec:
     codec: ViewCodec | None = None
     seat_board: Callable[[Mapping[str, Any]], str] | None = None
     state_board: Callable[[Any], str] | None = None
-    html_board: Any = False
-    forward_model: Any = None
+    html_board: HtmlBoard | None = None
+    forward_model: ForwardModel | None = None
     rl: Any = None
     notation: Any = None
     positions: Any = None

@@ -11,9 +11,9 @@ game that one decision, decoded by the SDK exactly as a bot connected to a refer
 What it prints on its standard output is one JSON object, and nothing else: the bot's own prints
 go to the standard error (the build log). The server judges the answers, not this process::
 
-    {"bots": [{"name": "alice", "games": ["schotten-totten"]}],
+    {"bots": [{"name": "alice", "games": ["GAME"]}],
      "problems": ["alice-bot (entry point alice = alice_bot): failed to import: ..."],
-     "answers": {"alice": {"schotten-totten": {"index": 3} | {"error": "ValueError: ... (bot.py:12)"}}}}
+     "answers": {"alice": {"GAME": {"index": 3} | {"error": "ValueError: ... (bot.py:12)"}}}}
 """
 
 from __future__ import annotations

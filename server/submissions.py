@@ -147,7 +147,7 @@ class Submission:
 
     def launch(self) -> Any:
         """How a runner starts this bot (:class:`standoff.server.sandbox.Launch`): the venv's
-        Python, ``-m standoff.server.cli bot run BOT --address ... --matches 1``, seeing its venv,
+        Python, ``-m standoff.sdk.cli bot run BOT --address ... --matches 1``, seeing its venv,
         the server's site folders and the standoff source its ``.pth`` points at, and the base
         Python."""
         from .sandbox import Launch, runner_argv

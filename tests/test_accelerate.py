@@ -85,7 +85,7 @@ def _run(shim: Path | None, *argv: str, code: str | None = None, timeout: float 
     else:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "standoff.server.cli", *argv]
+    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "standoff.tournaments.cli", *argv]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 

@@ -135,7 +135,7 @@ def test_a_plugin_bot_that_raises_in_a_tournament_is_named(plugins, tmp_path):
 
 
 def _play(*argv: str) -> tuple[int, str, str]:
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     configure_logging(json=False, level="warning", stream=err)

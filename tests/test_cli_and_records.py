@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from standoff.server.cli import main
+from standoff.tournaments.cli import main
 from standoff.server.core.record import ReplayError, parse_record, replay
 from standoff.server.core.seeds import derive_seed
 from standoff.server.games import get_game
@@ -160,7 +160,7 @@ def test_seeds_are_sha256_derived_and_stable():
 
 
 def test_console_script_runs(tmp_path):
-    exe = [sys.executable, "-m", "standoff.server.cli"]
+    exe = [sys.executable, "-m", "standoff.tournaments.cli"]
     out = subprocess.run(exe + ["play", "schotten-totten", "--bot", "random", "--bot", "random", "--seed", "1"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -116,7 +116,7 @@ def test_a_trusted_bot_that_raises_without_a_policy_is_an_error_not_a_loss():
 
 def test_standoff_play_reports_an_error_in_one_line(tmp_path, engine_bug):
     seed = first_error_seed(lambda: {"p1": GreedyBot(1), "p2": RandomBot(2)})
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     record = tmp_path / "m.jsonl"
     err = io.StringIO()
@@ -183,7 +183,7 @@ def test_a_tournament_with_erroring_matches_finishes_the_rest_and_exits_non_zero
     path = write_config(tmp_path)
     env = dict(os.environ, STANDOFF_PLUGINS="kits.faultyengine",
                PYTHONPATH=os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, "-m", "standoff.server.cli", "tournament", str(path)],
+    run = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(path)],
                          capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
     assert run.returncode == 1, run.stderr
     run_dir = tmp_path / "runs" / "bugs"
@@ -210,10 +210,10 @@ def test_a_tournament_with_erroring_matches_finishes_the_rest_and_exits_non_zero
         (name,) = r["records"]
         footer = json.loads((run_dir / "records" / name).read_text().splitlines()[-1])
         assert footer["termination"] == "error" and "EngineBug" in footer["reason"]
-    check = subprocess.run([sys.executable, "-m", "standoff.server.cli", "verify", str(run_dir)],
+    check = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "verify", str(run_dir)],
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr
     # a resume has nothing left to play and says the same
-    again = subprocess.run([sys.executable, "-m", "standoff.server.cli", "tournament", str(path)],
+    again = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(path)],
                            capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
     assert again.returncode == 1 and f"{len(failed)} matches ended" in again.stderr

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def standoff(*args: str, cwd: Path | None = None, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                           cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL, **kwargs)
 
 
@@ -87,7 +87,7 @@ def test_play_draws_a_seed_prints_it_and_replays_it_with_seed(tmp_path):
 
 
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
-    process = subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "play", "twilight-struggle",
+    process = subprocess.Popen([sys.executable, "-m", "standoff.tournaments.cli", "play", "twilight-struggle",
                                 "--bot", "ts-search", "--bot", "ts-search"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     time.sleep(3)

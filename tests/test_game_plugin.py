@@ -88,7 +88,7 @@ def _env_without_plugin() -> dict[str, str]:
 
 
 def _standoff(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                           timeout=timeout, env=env)
 
 
@@ -472,6 +472,124 @@ def test_the_search_bot_plays_the_plugin_game_through_the_generic_forward_model(
             assert (bot.fallbacks, bot.searches) == (0, 7)  # 8 bids, the last one forced
             score += result.outcome.scores[("p1", "p2").index(me)]
     assert score >= 9, score
+
+
+# --- positions: the plugin's format and text form, through the generic path ------------------------------
+
+
+def _observed(game, state) -> str:
+    """The decision and every view, but the history (a position starts none)."""
+    decision = game.decision(state)
+    views = {role: {k: v for k, v in game.view(state, role).items() if k not in ("history", "history_from")}
+             for role in state.rules.roles}
+    pending = None if decision is None else [decision.role, decision.step, [o.key for o in decision.options]]
+    return json.dumps([views, pending, repr(game.outcome(state))], sort_keys=True)
+
+
+@pytest.mark.parametrize("options", [{}, {"cards": "3"}], ids=["default", "cards=3"])
+def test_positions_of_the_plugin_game_round_trip_as_json_and_text(game, options):
+    from standoff.sdk.positions import from_position, to_position, write_notation
+
+    rules = game.rules(None, options)
+    seen = []
+
+    def check(state, decision, n):
+        position = to_position(state, GAME)  # found by name: the spec's PositionFormat
+        text = write_notation(position)  # the spec's Notation
+        for loaded in (from_position(GAME, json.loads(json.dumps(position))), from_position(game, text)):
+            assert _observed(game, loaded) == _observed(game, state), (n, text)
+            assert to_position(loaded, game) == position, (n, text)
+        seen.append(n)
+
+    for seed in range(20):
+        random_match(game, rules, seed, check=check)
+    assert len(seen) > 20 * 2 * 3
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p["hands"]["p1"].append(p["hands"]["p1"][0]), r"^hands\.p1: the cards 1 to 8 are not each in"),
+    (lambda p: p.update(prize=None), r"^prizes: the cards 1 to 8"),
+    (lambda p: (p["bids"].update(p2=1), p["hands"]["p2"].remove(1)), r"^bids\.p2: p1 bids first"),
+    (lambda p: (p["bids"].update(p1=1, p2=2), p["hands"]["p1"].remove(1), p["hands"]["p2"].remove(2)),
+     r"^bids: both bids are in"),
+    (lambda p: p.update(scores={"p1": 99, "p2": 0}), r"^scores: the rounds give"),
+    (lambda p: p.update(options={"cards": "99"}), r"^options: option cards='99'"),
+])
+def test_a_bad_plugin_position_is_one_line_naming_the_field(game, change, message):
+    from standoff.sdk.positions import PositionError, from_position, to_position
+
+    state = game.new_state(game.rules())
+    game.apply(state, game.decision(state).options[2])  # prize 3 up, nobody has bid
+    position = to_position(state, game)
+    change(position)
+    with pytest.raises(PositionError, match=message) as caught:
+        from_position(GAME, position)
+    assert "\n" not in str(caught.value)
+
+
+def test_standoff_play_starts_the_plugin_game_from_a_position_and_replay_writes_it_back(installed, tmp_path):
+    position = tmp_path / "late.txt"
+    text = "goofspiel cards=4 number=7 prize=2 left=1 p1=1,4 p2=2,3 bids=-,- rounds=3:2-4,4:3-1"
+    position.write_text(text + "\n")
+    record = tmp_path / "from-position.jsonl"
+    done = _standoff("play", GAME, "--bot", "random", "--bot", "random", "--seed", "3", "--position", str(position),
+                     "--record", str(record))
+    assert done.returncode == 0, done.stderr
+    moves = [json.loads(line) for line in record.read_text().splitlines()[1:] if '"decision"' in line]
+    assert [m["step"] for m in moves] == ["bid", "bid", "reveal", "bid", "bid"]  # from the position on
+    back = _standoff("replay", str(record), "--position", "1", "--notation")
+    assert back.returncode == 0, back.stderr
+    assert back.stdout.strip() == text
+    end = _standoff("replay", str(record), "--position", "6")  # replayed from the header's position
+    assert end.returncode == 0, end.stderr
+    final = json.loads(end.stdout)
+    assert (final["prize"], final["prizes_left"], len(final["rounds"])) == (None, [], 4)
+    assert final["rounds"][:2] == [{"prize": 3, "bids": {"p1": 2, "p2": 4}}, {"prize": 4, "bids": {"p1": 3, "p2": 1}}]
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace("p2=2,3", "p2=2,2"))
+    refused = _standoff("play", GAME, "--bot", "random", "--bot", "random", "--position", str(bad))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "hands.p2: the cards 1 to 4 are not each in exactly one place" in refused.stderr
+
+
+def test_a_game_with_only_the_position_capabilities_gets_the_generic_format(installed):
+    """A game object with ``to_position``/``from_position`` methods and no ``PositionFormat`` in
+    its spec: positions, and records that start from one, go through its methods."""
+    from standoff_goofspiel import position as goof
+    from standoff_goofspiel.rules import Goofspiel
+
+    from standoff.sdk import hookimpl
+    from standoff.sdk.positions import PositionError, from_position, to_position
+    from standoff.server.core.record import make_header, start_state
+
+    class WithMethods(Goofspiel):
+        name = "methods-goofspiel"
+
+        def to_position(self, state):
+            return {**goof.to_position(state), "game": self.name}
+
+        def from_position(self, data):
+            return goof.from_position({**data, "game": goof.NAME})
+
+    class Plugin:
+        @hookimpl
+        def standoff_games(self):
+            return [WithMethods()]
+
+    registry = load_registry(entry_points=False, extra_plugins=[Plugin()])
+    game = registry.game("methods-goofspiel")
+    assert registry.spec("methods-goofspiel").positions is None
+    state = game.new_state(game.rules(None, {"cards": "5"}))
+    for index in (4, 0, 1):  # prize 5 up, p1 bids 1, p2 bids 2
+        game.apply(state, game.decision(state).options[index])
+    position = to_position(state, "methods-goofspiel")
+    assert position["rounds"] == [{"prize": 5, "bids": {"p1": 1, "p2": 2}}] and position["game"] == "methods-goofspiel"
+    loaded = from_position("methods-goofspiel", json.dumps(position))
+    assert _observed(game, loaded) == _observed(game, state)
+    header = make_header(game, loaded.rules, 1, {"p1": "random", "p2": "random"}, position=position)
+    assert _observed(game, start_state(game, loaded.rules, header)) == _observed(game, state)
+    with pytest.raises(PositionError, match=r"has no text notation: write the position as a JSON object"):
+        from_position("methods-goofspiel", "methods-goofspiel cards=5")
 
 
 # --- a tournament, its replays and its report -----------------------------------------------------------

@@ -368,6 +368,9 @@ class _GamePlugin:
         return [
             GameSpec(_TinyGame("tiny-wrong-codec"), codec=JsonViewCodec("another-game")),
             GameSpec(_TinyGame("tiny-bad-board"), seat_board="not a function"),
+            GameSpec(_TinyGame("tiny-old-html"), html_board=True),  # before HtmlBoard, a flag
+            GameSpec(_TinyGame("tiny-bad-rl"), rl={"keys": []}),
+            GameSpec(_TinyGame("tiny-bad-model"), forward_model=lambda game, view: None),
             _TinyGame("tiny-bare"),
             GameSpec(_TinyGame(ST)),
         ]
@@ -384,8 +387,12 @@ def test_game_specs_are_checked():
     problems = "\n".join(registry.problems)
     assert "game 'tiny-wrong-codec': codec JsonViewCodec('another-game')" in problems
     assert "game 'tiny-bad-board': seat_board 'not a function' (str) is not callable" in problems
+    assert "game 'tiny-old-html': html_board True is not a HtmlBoard (docs/games.md)" in problems
+    assert "game 'tiny-bad-rl': rl {'keys': []} (dict) is not a GameRL (docs/games.md)" in problems
+    assert "game 'tiny-bad-model': forward_model <function" in problems
+    assert "(function) is not a ForwardModel (docs/games.md)" in problems
     assert "game 'schotten-totten' is already provided by standoff; this one is ignored" in problems
-    assert len(registry.problems) == 3
+    assert len(registry.problems) == 6
 
 
 # --- plugins handed in by the caller (no installation) ---------------------------------------------
@@ -548,7 +555,7 @@ def test_third_party_bot_plays_on_the_server_in_a_subprocess(registry, installed
 
 
 def test_standoff_play_refuses_untrusted_plugins_unless_trusted(installed, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     assert main(["play", "schotten-totten", "--bot", "demo", "--bot", "random", "--seed", "1"]) == 2
     assert "third-party plugin (standoff-demo)" in capsys.readouterr().err

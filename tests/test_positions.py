@@ -16,10 +16,10 @@ import re
 
 import pytest
 
+import standoff.server
 from kits.conformance import SAFE, deep_match, random_match
 from standoff.server.games import get_game
-from standoff.server.games.notation import write as write_notation
-from standoff.server.games.positions import PositionError, from_position, to_position
+from standoff.server.positions import PositionError, from_position, to_position, write_notation
 
 # (game, ruleset, options, games): the conformance suite's cases, fewer games each
 CASES = [
@@ -205,7 +205,7 @@ def test_bad_text_is_one_line():
 
 
 def test_the_shipped_schema_is_the_generated_one():
-    from standoff.server.games.position_schema import position_schema
+    from standoff.server.positions import position_schema
     from standoff.sdk.positions import position_schema as shipped
 
     assert shipped() == json.loads(json.dumps(position_schema())), "run python scripts/position_schema.py"
@@ -301,7 +301,7 @@ def test_bad_twilight_struggle_text_names_the_line_or_field(text, message):
 
 def _played_position(tmp_path, game, bots, seed, at):
     """A position from decision ``at`` of a played match, written as a file."""
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     record = tmp_path / "first.jsonl"
     assert main(["play", game, "--bot", bots[0], "--bot", bots[1], "--seed", str(seed),
@@ -310,7 +310,7 @@ def _played_position(tmp_path, game, bots, seed, at):
 
 
 def test_play_from_a_position_and_replay_its_record_exactly(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
     from standoff.server.core.record import replay
     from standoff.server.records import read_record
 
@@ -335,7 +335,7 @@ def test_play_from_a_position_and_replay_its_record_exactly(tmp_path, capsys):
 
 
 def test_play_twilight_struggle_from_its_compact_form(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
     from standoff.server.core.record import replay
     from standoff.server.records import read_record
 
@@ -363,7 +363,7 @@ def test_play_twilight_struggle_from_its_compact_form(tmp_path, capsys):
      "BAD: hands.us[0]: unknown card 'nato2'"),
 ])
 def test_bad_start_positions_are_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, message):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "BAD").write_text('{"game": "twilight-struggle", "hands": {"us": ["nato2"]}}')
@@ -373,7 +373,7 @@ def test_bad_start_positions_are_one_line_and_exit_2(tmp_path, capsys, monkeypat
 
 
 def test_replay_position_out_of_range_is_one_line(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     first = _played_position(tmp_path, "schotten-totten", ("random", "random"), 2, 1)
     capsys.readouterr()
@@ -442,7 +442,7 @@ def test_bad_tournament_positions_are_one_line(tmp_path, extra, message):
 def test_play_until_the_end_of_the_action_round_or_turn(tmp_path, capsys):
     """`standoff play --until`: the match stops (no result) at the first decision of the next
     action round or turn; the record replays and gives that position."""
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
     from standoff.server.core.record import replay
     from standoff.server.records import read_record
 
@@ -537,3 +537,16 @@ def test_the_rare_events_reach_their_steps():
                 "ask_not_discard", "olympic_roll", "summit_roll", "ev_choice", "event_country"}
     seen = set().union(*(_round_trip_through(*event) for event in EVENTS))
     assert expected <= seen, sorted(expected - seen)
+
+
+def test_the_generic_position_modules_name_no_game():
+    """Positions reach each game's format, text form and schema through its GameSpec: the
+    modules that dispatch name no game (the games' parts live in their own packages)."""
+    root = pathlib.Path(standoff.server.__file__).parent.parent
+    generic = ["server/positions.py", "server/position_files.py", "server/core/position.py",
+               "server/core/record.py", "sdk/positions.py", "scripts/position_schema.py"]
+    words = re.compile(r"schotten|twilight|goofspiel|battle.line", re.IGNORECASE)
+    named = [f"{path}:{n}" for path in generic
+             for n, line in enumerate((root / path).read_text(encoding="utf-8").splitlines(), start=1)
+             if words.search(line)]
+    assert named == []

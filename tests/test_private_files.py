@@ -25,7 +25,7 @@ PERMISSIVE = 0o000
 
 
 def standoff(*args: str, umask: int = PERMISSIVE, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    run = subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                          timeout=timeout, stdin=subprocess.DEVNULL, umask=umask, **kwargs)
     assert run.returncode == 0, run.stderr
     return run
@@ -116,7 +116,7 @@ def test_a_servers_data_folder_is_private_after_a_match(tmp_path):
     data = tmp_path / "data"
     token = standoff("token", "add", "ops", "--admin", "--data-dir", str(data)).stdout.strip()
     server = subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, umask=PERMISSIVE,
     )
     try:
@@ -166,7 +166,7 @@ def test_an_older_run_folder_and_data_folder_are_tightened_when_used_again(tmp_p
     for folder in (data, data / "records"):
         folder.chmod(0o755)
     server = subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from kits import packages as P
-from standoff.server.cli import main
+from standoff.tournaments.cli import main
 from standoff.server.plugins import load_registry
 from standoff.server.sandbox import backend_problem
 from standoff.server.submissions import Rejected, SubmissionError, load, lookup, resolve, retire, submit

@@ -46,6 +46,8 @@ FIXTURES = {
 MARKS = {
     "tests/tournaments/test_html.py::test_pages_load_in_headless_chromium": ("browser", "slow"),
     "tests/tournaments/test_html.py::test_ts_pages_in_headless_chromium": ("browser", "slow"),
+    "tests/test_rl_plugin.py::test_openspiel_random_sim_test_on_a_plugin_game": ("openspiel",),
+    "tests/tournaments/test_html.py::test_a_plugin_games_html_board_draws_its_pages": ("browser", "slow"),
 }
 
 #: Slow tests by module (every parametrization of each).
@@ -285,6 +287,9 @@ SLOW = {
         "test_seat_memory_is_the_engines_knowledge_of_the_other_hand",
         "test_pettingzoo_api_test",
         "test_rl_benchmark_runs",
+    ],
+    "tests/test_rl_plugin.py": [
+        "test_the_generic_observation_is_unchanged_when_hidden_bids_are_redealt",
     ],
     "tests/test_rl_openspiel.py": [
         "test_openspiel_random_sim_test",

@@ -16,9 +16,9 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     The tournament's name, also the name of its output folder: letters, digits, ``-``, ``_``
     and ``.`` (not only dots).
 ``game``  (string, required)
-    A game of the registry (``standoff bots`` lists them), e.g. ``"schotten-totten"``.
+    A game of the registry (``standoff games`` lists them).
 ``ruleset``  (string, optional; default: the game's default ruleset)
-    E.g. ``"battle_line"`` or ``"classic"`` for Schotten Totten.
+    One of the game's rulesets (``standoff games`` lists them).
 ``[options]``  (table of string → string, optional; default: empty)
     Game options, e.g. ``tactics = "off"``; values are strings (quote numbers:
     ``decision_cap = "500"``). Checked by the game itself (``game.rules(ruleset, options)``).
@@ -58,11 +58,8 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     and the run says so in one line. The cost is variance: the two legs of a seed cancel part
     of the luck of the deal, unpaired games do not, so such a pairing needs more games for the
     same confidence, and its pentanomial statistics are not available (``null``). How much
-    depends on the game and the bots: for ``greedy`` against ``probability`` (Schotten Totten,
-    100 seeds) the legs' scores correlate at -0.14, so a pair's score varies 14% less than two
-    independent games' (pentanomial interval ±45 Elo against ±48.5 for the same 200 games):
-    unpaired, about 16% more games give the same interval. Bot seeds differ from seat to seat
-    and from leg to leg.
+    depends on the game and the bots (docs/reliability.md, "Trust", has a measured case). Bot
+    seeds differ from seat to seat and from leg to leg.
 ``positions``  (array of strings, optional; default: none, every match starts from the deal)
     Start positions, like opening books in engine tournaments (docs/positions.md): each a
     position file (JSON or the game's text form; a path relative to the config file) or the
@@ -71,8 +68,9 @@ Keys (``tournaments/demo.toml`` is a commented example of every one):
     ``paired_seeds`` must be true and ``games_per_pairing`` a multiple of (number of roles ×
     number of positions). A position carries its ruleset and options: they must be the
     tournament's. Not with ``[match]``. Stored as the positions themselves (``config.json``).
-``[match]``  (table, optional; only for ``game = "schotten-totten"``)
-    A multi-game match (rules §7): ``games`` (integer >= 1) and/or ``target_score`` (integer >= 1).
+``[match]``  (table, optional; only for a game that scores a lost game, by flags claimed: its
+    rules object has the ``flags_claimed`` capability)
+    A multi-game match (the rules digest's §7): ``games`` (integer >= 1) and/or ``target_score`` (integer >= 1).
     The winner of a game scores 5, the loser 1 per flag it claimed; the winner starts the next
     game; the match ends after ``games`` games or when someone reaches ``target_score``.
     Without the table a match is one game. Stored as ``match_games`` and ``target_score``.
@@ -157,11 +155,12 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..server.specs import capability
+
 __all__ = [
     "EXECUTORS",
     "FAULT_POLICIES",
     "FORMATS",
-    "MULTI_GAME_GAMES",
     "ConfigError",
     "TournamentConfig",
     "is_remote",
@@ -174,8 +173,6 @@ __all__ = [
 FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "gauntlet", "ladder")
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "random", "retry")
 EXECUTORS: tuple[str, ...] = ("local", "ray")
-#: The games whose rules define multi-game matches (the ``[match]`` table).
-MULTI_GAME_GAMES: tuple[str, ...] = ("schotten-totten",)
 REMOTE_PREFIX = "remote:"
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_.-]+")
@@ -301,11 +298,6 @@ class TournamentConfig:
     def remote_entrants(self) -> tuple[str, ...]:
         """The ``remote:NAME`` entrants, in entrant order."""
         return tuple(e for e in self.entrants if is_remote(e))
-
-    @property
-    def local_entrants(self) -> tuple[str, ...]:
-        """The plugin bot entrants, in entrant order."""
-        return tuple(e for e in self.entrants if not is_remote(e))
 
     def to_json(self) -> dict[str, Any]:
         """The configuration as JSON-ready data (for a run folder's ``config.json``): the TOML
@@ -601,11 +593,9 @@ class _Parser:
         match = self.table(data, "match", _MATCH_KEYS)
         match_games = target_score = None
         if "match" in data:
-            if game_name not in MULTI_GAME_GAMES:
-                self.fail(
-                    "match",
-                    f"multi-game matches are only defined for {', '.join(MULTI_GAME_GAMES)}, not {game_name!r}",
-                )
+            if capability(game, "flags_claimed") is None:
+                multi = ", ".join(sorted(n for n, g in self.registry.games.items() if capability(g, "flags_claimed")))
+                self.fail("match", f"multi-game matches are only defined for {multi or 'no game here'}, not {game_name!r}")
             if not match:
                 self.fail("match", "expected games = N and/or target_score = S")
             if "games" in match:

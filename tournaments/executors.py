@@ -1,7 +1,7 @@
 """Match executors: where the matches between trusted plugin bots are played.
 
 The coordinator (:mod:`standoff.tournaments.runner`) hands each such match to an executor as a
-JSON-ready *job* (:meth:`standoff.tournaments.runner.Executor._job`) and gets an *answer* back:
+JSON-ready *job* (:meth:`standoff.tournaments.dispatch.Executor._job`) and gets an *answer* back:
 ``{"result": {...}}`` (a ``results.jsonl`` line) or ``{"error": "traceback"}``, and, from an
 executor whose matches run where the run folder is not, ``"records": {file name: bytes}`` (the
 record files of the match, which the coordinator writes). Every executor plays a job with

@@ -25,19 +25,21 @@ plugin registry (built-in games and game plugins alike). For each player decisio
 decisions only show in the logs) each seat's track embeds that seat's ``game.view`` taken when
 the decision was asked — and nothing else: a seat's JSON never holds another seat's hidden
 cards — as a delta on its previous view (:func:`apply_delta`), the choice as that seat saw it,
-and the prompt and options of its own decisions. For a game the viewer's script does not draw
-(``GameSpec.html_board`` false: game plugins) a seat's track embeds the text of the game's
-registered seat board instead, rendered from that seat's view alone. The omniscient track
-embeds the whole table as a view with every hand (:func:`standoff.server.boards.table_view`,
-drawn by the same board as a seat's) and the game's full board text (:func:`standoff.server.
-review.render_state`, what ``standoff replay`` prints: the page's "text" toggle); the prompt and
-options of a decision are taken from its seat's track. The log of each track is the history as
-that seat saw it. The SVG charts are in :mod:`.html_charts`; Twilight Struggle's map is drawn by
-the page's script (:mod:`.html_ts`) from layout data (:mod:`.ts_map`) embedded as ``#ts-layout``.
+and the prompt and options of its own decisions. The game's ``GameSpec.html_board``
+(:class:`standoff.server.boards.HtmlBoard`) draws the views: its script and style join the
+page's, its data is the ``#board-data`` island. For a game without one a seat's track embeds the
+text of the game's seat board instead (the generic board if it has none), rendered from that
+seat's view alone. The omniscient track embeds the whole table as a view with every hand
+(``HtmlBoard.table``, else :func:`standoff.server.boards.table_view`; drawn by the same board as
+a seat's) and the game's full board text (:func:`standoff.server.review.render_state`, what
+``standoff replay`` prints: the page's "text" toggle); the prompt and options of a decision are
+taken from its seat's track. The log of each track is the history as that seat saw it. The SVG
+charts are in :mod:`.html_charts`.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
@@ -48,14 +50,14 @@ from pathlib import Path
 from typing import Any
 
 from ..server.core.game import CHANCE
-from ..server.boards import table_view
+from ..server.boards import HtmlBoard, table_view
 from ..server.core.record import ReplayError, replay_steps, start_state
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
 from ..server.review import Review, game_for, outcome_lines, render_view, review
-from .html_assets import CSS, VIEWER_JS
+from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
-from .ts_map import layout as ts_layout
+from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
 from .model import Result
 from .report import ELO_FILE, RESULTS_FILE, compute_ratings, elo_lines, read_results
 
@@ -99,11 +101,11 @@ def _num(value: Any, spec: str = ".1f") -> str:
     return format(value, spec)
 
 
-def _page(title: str, body: str, *, script: str = "") -> str:
+def _page(title: str, body: str, *, script: str = "", style: str = "") -> str:
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n<body>\n{body}\n"
         + (f"<script>{script}</script>\n" if script else "")
         + "</body>\n</html>\n"
     )
@@ -113,78 +115,6 @@ def _write(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-# ---------------------------------------------------------------------------------------------
-# View deltas (the per-seat tracks)
-# ---------------------------------------------------------------------------------------------
-
-_MISSING = object()
-
-
-def view_delta(previous: Mapping[str, Any] | None, current: Mapping[str, Any]) -> dict[str, Any]:
-    """What changed from ``previous`` to ``current`` (top-level keys): changed values whole,
-    except equal-length lists, sent as ``{"@patch": {index: item}}``, lists that grew at the end
-    (``{"@add": [items]}``) and dicts of which a few keys changed (``{"@dict": {key: value},
-    "@del": [keys]}``); removed keys in ``"@gone"``. :func:`apply_delta` (and the viewer's
-    JavaScript) undo it."""
-    if previous is None:
-        return dict(current)
-    delta: dict[str, Any] = {}
-    for key, value in current.items():
-        old = previous.get(key, _MISSING)
-        if old == value:
-            continue
-        if isinstance(value, list) and isinstance(old, list) and value and len(value) == len(old):
-            delta[key] = {"@patch": {str(i): v for i, (v, o) in enumerate(zip(value, old)) if v != o}}
-        elif isinstance(value, list) and isinstance(old, list) and len(value) > len(old) and value[: len(old)] == old:
-            delta[key] = {"@add": value[len(old):]}
-        elif _sorted_strings(value) and _sorted_strings(old) and set(old) <= set(value) and len(value) == len(set(value)):
-            delta[key] = {"@sorted": sorted(set(value) - set(old))}  # merged in, kept sorted
-        elif isinstance(value, dict) and isinstance(old, dict) and old:
-            changed = {k: v for k, v in value.items() if old.get(k, _MISSING) != v}
-            dropped = [k for k in old if k not in value]
-            if len(changed) + len(dropped) < len(value):  # smaller than the whole dict
-                delta[key] = {"@dict": changed, **({"@del": dropped} if dropped else {})}
-            else:
-                delta[key] = value
-        else:
-            delta[key] = value
-    gone = [key for key in previous if key not in current]
-    if gone:
-        delta["@gone"] = gone
-    return delta
-
-
-def _sorted_strings(value: Any) -> bool:
-    return (isinstance(value, list) and bool(value) and all(isinstance(v, str) and v.isascii() for v in value)
-            and all(a < b for a, b in zip(value, value[1:])))
-
-
-def apply_delta(previous: Mapping[str, Any] | None, delta: Mapping[str, Any]) -> dict[str, Any]:
-    """The view :func:`view_delta` encoded: ``apply_delta(a, view_delta(a, b)) == b``."""
-    view = dict(previous or {})
-    for key, value in delta.items():
-        if key == "@gone":
-            for gone in value:
-                view.pop(gone, None)
-        elif isinstance(value, dict) and "@patch" in value and isinstance(view.get(key), list):
-            items = list(view[key])
-            for index, item in value["@patch"].items():
-                items[int(index)] = item
-            view[key] = items
-        elif isinstance(value, dict) and "@sorted" in value and isinstance(view.get(key), list):
-            view[key] = sorted(list(view[key]) + list(value["@sorted"]))
-        elif isinstance(value, dict) and "@add" in value and isinstance(view.get(key), list):
-            view[key] = list(view[key]) + list(value["@add"])
-        elif isinstance(value, dict) and "@dict" in value and isinstance(view.get(key), dict):
-            merged = {**view[key], **value["@dict"]}
-            for gone in value.get("@del", ()):
-                merged.pop(gone, None)
-            view[key] = merged
-        else:
-            view[key] = value
-    return view
 
 
 def _bare(view: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -214,60 +144,25 @@ def _frame_choice(frame: Any) -> dict[str, Any]:
     return out
 
 
-def _share_options(frames: list[dict[str, Any]]) -> dict[str, Any]:
-    """A track's frames with their option lists coded: ``keys``, every option key of the track
-    once, and each frame's ``o`` a list of indices into it, or ``"="`` when equal to the
-    previous list (Twilight Struggle asks for one influence point at a time, with the same
-    options). :func:`frame_options` decodes them."""
-    keys: dict[str, int] = {}
-    previous = None
-    for frame in frames:
-        options = frame.get("o")
-        if options is None:
-            continue
-        if options == previous:
-            frame["o"] = "="
-            continue
-        previous = options
-        frame["o"] = [keys.setdefault(key, len(keys)) for key in options]
-    return {"frames": frames, "keys": list(keys)}
-
-
-def frame_options(track: Mapping[str, Any]) -> list[list[str] | None]:
-    """The option keys of each frame of ``track`` (``None``: a frame without options)."""
-    keys, result, previous = track.get("keys") or [], [], None
-    for frame in track["frames"]:
-        options = frame.get("o")
-        if options is None:
-            result.append(None)
-            continue
-        if options != "=":
-            previous = [keys[i] for i in options]
-        result.append(previous)
-    return result
-
-
-def _text_frames(boards: Sequence[str], choices: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Frames of board texts: ``b``, each board's lines as a delta on the previous ones."""
-    frames, previous = [], None
-    for board, choice in zip(boards, choices):
-        current = {"board": board.split("\n")}
-        frames.append({"b": view_delta(previous, current), **choice})
-        previous = current
-    return frames
+def html_board(game_name: str) -> HtmlBoard | None:
+    """The game's registered :class:`~standoff.server.boards.HtmlBoard`, or ``None`` (text boards)."""
+    spec = find_game_spec(game_name)
+    board = spec.html_board if spec is not None else None
+    return board if isinstance(board, HtmlBoard) else None
 
 
 def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     """The viewer's data for one record: ``timeline`` (player decisions, then the end),
     ``tracks`` (one per seat, plus ``omniscient``) and ``meta``. Each seat's track is made from
-    that seat's views only: the views themselves (``v``) for a game the viewer's script draws
-    (``GameSpec.html_board``), else the text of the game's registered seat board (``b``)."""
+    that seat's views only: the views themselves (``v``) for a game with an :func:`html_board`,
+    else the text of the game's seat board (``b``)."""
     omniscient = review(game, record, as_role=None, history=0)
     roles = omniscient.roles
     keep = [i for i, frame in enumerate(omniscient.frames) if frame.role != CHANCE]
     timeline = [_timeline_entry(omniscient.frames[i]) for i in keep] + [{"end": True}]
-    spec = find_game_spec(game.name)
-    drawn = spec is not None and spec.html_board
+    board = html_board(game.name)
+    drawn = board is not None
+    table = (board.table if board is not None else None) or functools.partial(table_view, game)
     tracks: dict[str, Any] = {}
     for role in roles:
         seat = review(game, record, as_role=role, history=0)
@@ -275,7 +170,7 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
             views = [seat.frames[i].view for i in keep] + [seat.final_view]
             boards = [render_view(game, _bare(view)) for view in views]
             choices = [_frame_choice(seat.frames[i]) for i in keep] + [{}]
-            tracks[role] = {"seat": role, **_share_options(_text_frames(boards, choices)), "log": seat.log}
+            tracks[role] = {"seat": role, **share_options(text_frames(boards, choices)), "log": seat.log}
             continue
         frames, previous = [], None
         for i in keep:
@@ -286,14 +181,14 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
             frames.append(entry)
         final = _bare(seat.final_view)
         frames.append({"v": view_delta(previous, final)})
-        tracks[role] = {"seat": role, **_share_options(frames), "log": seat.log}
+        tracks[role] = {"seat": role, **share_options(frames), "log": seat.log}
     boards = [omniscient.frames[i].board for i in keep] + [omniscient.final_board]
     # the prompt and options of a decision are in its seat's track ("seats": the viewer takes them there)
     choices = [{"k": omniscient.frames[i].key} for i in keep] + [{}]
-    frames = _text_frames(boards, choices)
+    frames = text_frames(boards, choices)
     if drawn:  # the same board as the seats', every hand face up; the text stays (a toggle)
         previous = None
-        for frame, view in zip(frames, _table_views(game, record, {omniscient.frames[i].number for i in keep})):
+        for frame, view in zip(frames, _table_views(game, record, {omniscient.frames[i].number for i in keep}, table)):
             frame["v"] = view_delta(previous, view)
             previous = view
     tracks["omniscient"] = {"seat": None, "frames": frames, "log": omniscient.log, "choices": "seats"}
@@ -310,17 +205,17 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board}
 
 
-def _table_views(game: Any, record: Any, numbers: set[int]) -> list[dict[str, Any]]:
-    """The whole table (:func:`~standoff.server.boards.table_view`) when each decision in
-    ``numbers`` was asked, then at the end."""
+def _table_views(game: Any, record: Any, numbers: set[int], table: Any) -> list[dict[str, Any]]:
+    """The whole table (``table(state)``: ``HtmlBoard.table``) when each decision in ``numbers``
+    was asked, then at the end."""
     rules = game.rules(record.header.get("ruleset"), record.header.get("options") or {})
     state = start_state(game, rules, record.header)  # the deal, or the header's position
-    views = [table_view(game, state)] if 1 in numbers else []
+    views = [table(state)] if 1 in numbers else []
     for step in replay_steps(game, record):  # step.state: after the step (one object, updated)
         state = step.state
         if step.number + 1 in numbers:
-            views.append(table_view(game, state))
-    views.append(table_view(game, state))
+            views.append(table(state))
+    views.append(table(state))
     return views
 
 
@@ -594,10 +489,10 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         islands.append(
             f'<script type="application/json" id="track-{esc(name)}" data-track="{esc(name)}">{_json_island(track)}</script>'
         )
-    wide = ""
-    if meta["game"] == "twilight-struggle":  # the map: the board takes the page's width
-        islands.append(f'<script type="application/json" id="ts-layout">{_json_island(ts_layout())}</script>')
-        wide = ' class="wide"'
+    board = html_board(meta["game"])
+    if board is not None and board.data is not None:
+        islands.append(f'<script type="application/json" id="board-data">{_json_island(board.data())}</script>')
+    wide = ' class="wide"' if board is not None and board.wide else ""
     text_toggle = ""
     if any("b" in frame and "v" in frame for track in data["tracks"].values() for frame in track["frames"][:1]):
         text_toggle = ('<label class="seats" title="the board as text, as standoff replay prints it">'
@@ -619,7 +514,7 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
 <noscript><section><h2>Final position</h2><pre class="board">{esc(final)}</pre></section></noscript>
 </main>
 {''.join(islands)}"""
-    return _page(title, body, script=VIEWER_JS)
+    return _page(title, body, script=viewer_script(board.script if board else ""), style=board.style if board else "")
 
 
 def _message_page(title: str, nav: str, subtitle: str, message: str, extra: str = "") -> str:

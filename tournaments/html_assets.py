@@ -15,11 +15,11 @@ viewer reads JSON islands of its page (``<script type="application/json">``):
   table with every hand, and ``b``, shown by the "text" toggle). The omniscient track
   (``"choices": "seats"``) takes prompts and options from the deciding seat's track.
 
-Boards are drawn per game by ``RENDERERS[game]`` (Schotten Totten here, Twilight Struggle in
-:mod:`.html_ts`; a game without one gets the view as indented JSON).
+A game's board is drawn by its ``GameSpec.html_board`` (:class:`standoff.server.boards.HtmlBoard`):
+:func:`viewer_script` splices its script into the viewer's, and the page adds its style and its
+``#board-data`` island. A game without one has text boards (``b``) in every track; a view with
+no board to draw it is shown as indented JSON.
 """
-
-from .html_ts import TS_CSS, TS_JS
 
 CSS = r"""
 :root { --ink: #1d2330; --muted: #5d6678; --line: #d9dee8; --bg: #f7f8fb; --card: #ffffff;
@@ -78,26 +78,11 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
        border-radius: 6px; padding: 6px; }
 .log div.now { background: #fff3c4; }
 .log .n { color: var(--muted); display: inline-block; min-width: 3.5em; }
-/* Schotten Totten board */
-table.st { width: 100%; }
-table.st td, table.st th { white-space: normal; }
-table.st th { text-align: left; }
-table.st td.left { text-align: right; width: 44%; }
-table.st td.right { text-align: left; width: 44%; }
-table.st td.side { text-align: left; }
-table.st td.flag { text-align: center; width: 12%; font-weight: 600; }
-table.st td.flag .tag { display: block; font-size: 11px; font-weight: 400; color: var(--muted); }
-table.st td.won { background: #e6f4ea; }
-.card { display: inline-block; min-width: 3.2em; padding: 1px 5px; margin: 1px 2px; border-radius: 4px;
-        border: 1px solid rgba(0,0,0,.25); font: 12px ui-monospace, monospace; text-align: center; color: #111; }
-.card.red { background: #f6b0a8; } .card.orange { background: #f9cf94; } .card.yellow { background: #fbef8f; }
-.card.green { background: #b5e3b0; } .card.blue { background: #acc9f5; } .card.purple { background: #d6b8f0; }
-.card.tactic { background: #30384a; color: #fff; }
-.card.back { background: repeating-linear-gradient(45deg, #8b95a8, #8b95a8 3px, #a4adbe 3px, #a4adbe 6px);
-             color: #fff; min-width: 1.6em; }
-.card.known { outline: 2px dashed var(--accent); }
-.complete { color: var(--good); font-size: 11px; }
-.hands div { margin: 4px 0; }
+/* a wide board (HtmlBoard.wide): the board takes the page's width, the decision and log below */
+main.wide { max-width: 1340px; padding-left: 12px; padding-right: 12px; }
+.panes.wide { grid-template-columns: 1fr; }
+.panes.wide > div:last-child { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
+@media (max-width: 900px) { .panes.wide > div:last-child { grid-template-columns: 1fr; } }
 """
 
 VIEWER_JS = r"""
@@ -173,94 +158,11 @@ VIEWER_JS = r"""
   if (!timeline.length || !order.length) { return; }
 
   // -- boards ---------------------------------------------------------------------------------
-  var COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
-  function card(name, extra) {
-    var cls = "card";
-    var dash = name.lastIndexOf("-");
-    var colour = dash > 0 ? name.slice(0, dash) : "";
-    if (COLOURS.indexOf(colour) >= 0) { cls += " " + colour; } else { cls += " tactic"; }
-    if (extra) { cls += " " + extra; }
-    return h("span", { "class": cls, text: name });
-  }
-  function cards(list, extra) {
-    if (!list || !list.length) { return [h("span", { "class": "muted", text: "-" })]; }
-    return list.map(function (c) { return card(c, extra); });
-  }
-  function stBoard(view, ctx) {
-    var seat = ctx.seat;
-    var flags = view.flags || [];
-    var roles = flags.length ? Object.keys(flags[0].sides) : [seat];
-    var me = view.role;
-    // this seat first; two players face each other across the flags, more sit side by side
-    var cols = roles.indexOf(me) >= 0 ? [me].concat(roles.filter(function (r) { return r !== me; })) : roles;
-    var two = cols.length === 2;
-    function label(role) { return role + (role === me && !view.hands ? " (this seat)" : ""); }
-    var heads = two ? [h("th", { text: label(cols[0]) }), h("th", { text: "flag" }), h("th", { text: cols[1] })]
-      : [h("th", { text: "flag" })].concat(cols.map(function (r) { return h("th", { text: label(r) }); }));
-    var head = h("tr", null, heads);
-    var rows = flags.map(function (f) {
-      function side(role, cls) {
-        var s = f.sides[role] || { cards: [] };
-        var td = h("td", { "class": cls + (f.claimed_by === role ? " won" : "") }, cards(s.cards));
-        if (s.completed_at !== null && s.completed_at !== undefined) {
-          td.appendChild(h("span", { "class": "complete", text: " \u2713" }));
-        }
-        return td;
-      }
-      var tags = [];
-      if (f.claimed_by) { tags.push(f.claimed_by + " won"); }
-      if (f.fog) { tags.push("fog"); }
-      if (f.mud) { tags.push("mud"); }
-      var mid = h("td", { "class": "flag" }, [String(f.flag)].concat(
-        tags.map(function (t) { return h("span", { "class": "tag", text: t }); })));
-      if (two) { return h("tr", null, [side(cols[0], "left"), mid, side(cols[1], "right")]); }
-      return h("tr", null, [mid].concat(cols.map(function (r) { return side(r, "side"); })));
-    });
-    var table = h("table", { "class": "st" }, [h("thead", null, [head]), h("tbody", null, rows)]);
-    var hands = h("div", { "class": "hands" });
-    if (view.hands) {  // the whole table: every hand face up
-      cols.forEach(function (role) {
-        hands.appendChild(h("div", { "class": "hand", "data-seat": role },
-          [h("b", { text: "hand of " + role + ": " })].concat(cards(view.hands[role]))));
-      });
-    } else {
-      hands.appendChild(h("div", { "class": "hand", "data-seat": me },
-        [h("b", { text: "hand of " + me + ": " })].concat(cards(view.hand))));
-    }
-    Object.keys(view.hands ? {} : view.opponents || {}).forEach(function (role) {
-      var o = view.opponents[role];
-      var backs = [];
-      for (var i = 0; i < (o.troops || 0) + (o.tactics || 0); i++) {
-        backs.push(h("span", { "class": "card back", text: i < (o.troops || 0) ? "T" : "X" }));
-      }
-      var line = h("div", { "class": "hand", "data-seat": role }, [h("b", { text: "hand of " + role + ": " }),
-        (o.troops || 0) + " troops, " + (o.tactics || 0) + " tactics "].concat(backs));
-      if (o.known && o.known.length) {
-        line.appendChild(document.createTextNode(" known: "));
-        cards(o.known, "known").forEach(function (c) { line.appendChild(c); });
-      }
-      hands.appendChild(line);
-    });
-    var decks = Object.keys(view.decks || {}).map(function (name) {
-      var d = view.decks[name];
-      return name + " " + d.size + (d.top && d.top.length ? " (top: " + d.top.join(", ") + ")" : "");
-    });
-    hands.appendChild(h("div", null, [h("b", { text: "decks: " }), decks.join(" \u00b7 ")]));
-    Object.keys(view.discards || {}).forEach(function (role) {
-      var list = view.discards[role];
-      if (list && list.length) {
-        hands.appendChild(h("div", null, [h("b", { text: "discards of " + role + ": " })].concat(cards(list))));
-      }
-    });
-    var info = "turn " + view.turn + ", " + view.to_move + " to move" + (view.step ? " (" + view.step + ")" : "") +
-      (view.hands ? " \u00b7 everything: every hand face up" : " \u00b7 as seen by " + me);
-    return h("div", null, [h("div", { "class": "muted", text: info }), table, hands]);
-  }
   function genericBoard(view) {
     return h("pre", { "class": "board", text: JSON.stringify(view, null, 1) });
   }
-/*@TS_BOARD@*/
-  var RENDERERS = { "schotten-totten": stBoard, "twilight-struggle": tsBoard };
+  var BOARD = null;  // the game's board script sets it (HtmlBoard.script)
+/*@BOARD@*/
 
   // -- the viewer -------------------------------------------------------------------------------
   var pos = 0;
@@ -332,7 +234,7 @@ VIEWER_JS = r"""
       boardEl.appendChild(h("pre", { "class": "board", text: text }));
     } else {
       var view = track.views[pos] || {};
-      var render = RENDERERS[meta.game] || genericBoard;
+      var render = BOARD || genericBoard;
       var next = timeline[pos + 1];
       boardEl.appendChild(render(view, { seat: seat, log: track.log, n: t.end ? Infinity : t.n,
         next: next && !next.end ? next.n : Infinity }));
@@ -386,5 +288,7 @@ VIEWER_JS = r"""
 })();
 """
 
-CSS += TS_CSS
-VIEWER_JS = VIEWER_JS.replace("/*@TS_BOARD@*/", TS_JS)
+
+def viewer_script(board_script: str = "") -> str:
+    """The viewer's script with a game's board script (``HtmlBoard.script``) spliced in."""
+    return VIEWER_JS.replace("/*@BOARD@*/", board_script)

@@ -137,7 +137,7 @@ def _alive(pid: int) -> bool:
 
 
 def play_job(job: dict[str, Any]) -> dict[str, Any]:
-    """Play one match (a job of :meth:`standoff.tournaments.runner.Executor._job`) and return
+    """Play one match (a job of :meth:`standoff.tournaments.dispatch.Executor._job`) and return
     ``{"result": <results.jsonl line>, "records": {file name: bytes}, "node": ...}``, or
     ``{"error": ..., "node": ...}`` (an exception in the match: reported, not retried; a match
     replays identically). ``node``: where it was played (:func:`_this_node`)."""

@@ -18,7 +18,7 @@ Canonical order: results sorted by ``(index, match_id)``; within a match with mo
 its :meth:`~standoff.tournaments.model.Result.pairwise` triples in their order. Matches not played
 contribute no game (but their faults and termination are counted).
 
-Matches of more than two roles (Schotten Totten ``three_player``)
+Matches of more than two roles (a three-player ruleset)
 =================================================================
 
 **Choice: pairwise decomposition, not Plackett-Luce.** A match of ``k`` seats is rated as the

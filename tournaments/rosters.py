@@ -23,11 +23,12 @@ from pathlib import Path
 
 from ..server.private_files import open_private
 from ..server.submissions import SubmissionError, is_entrant, load
-from .config import TournamentConfig
+from .config import TournamentConfig, is_submission
 from .errors import RunError
-from .schedule import pairings
+from .model import MatchSpec
+from .schedule import ladder_round, pairings
 
-__all__ = ["ROUNDS_FILE", "Round", "Rosters", "current_entrants"]
+__all__ = ["ROUNDS_FILE", "Round", "Rosters", "current_entrants", "round_matches"]
 
 #: The run folder's file of the entrants of each round.
 ROUNDS_FILE = "rounds.jsonl"
@@ -117,3 +118,16 @@ class Rosters:
         for number in sorted(self.rounds):
             names.update(dict.fromkeys(self.rounds[number].entrants))
         return list(names)
+
+
+def round_matches(config: TournamentConfig, number: int, untrusted: frozenset[str],
+                  rosters: Rosters | None) -> list[MatchSpec]:
+    """Ladder round ``number``'s matches: among the config's entrants, or, with ``rosters``,
+    those its roster has (recorded now if the round is new; a submission's pairings unpaired).
+    ``untrusted``: as for :func:`~.schedule.ladder_round`."""
+    if rosters is None:
+        return ladder_round(config, number, untrusted=untrusted)
+    item = rosters.round(number)
+    submitted = frozenset(e for e in item.entrants if is_submission(e))
+    return ladder_round(rosters.config_of(item), number, untrusted=untrusted | submitted,
+                        first_index=item.first_index)

@@ -9,58 +9,45 @@ The coordinator is a trio program:
   (:mod:`standoff.tournaments.ray_executor`, ``docs/ray.md``). Both play a match with
   :func:`standoff.tournaments.worker.run_job`, so they give identical results;
 * matches with a remote entrant or a third-party plugin bot are played by the referee (the same
-  trio :class:`~standoff.server.referee.Referee` as ``standoff serve``, with its gRPC server), so
-  hidden information never shares a process with an untrusted bot. They stay on this machine
-  with any executor: a remote bot's session is bound to this referee;
-* one writer task owns ``results.jsonl`` and ``elo.jsonl``: it appends results in canonical
-  match order (holding back early finishers), flushing and fsyncing each line, and ignores a
-  second result for a match id already written or waiting (a retried or duplicated task). A run
-  killed at any moment therefore leaves a canonical prefix; rerunning the same command plays the
-  rest, and matches that were in flight are played again from their seeds. The final
+  trio :class:`~standoff.server.referee.Referee` as ``standoff serve``, with its gRPC server:
+  :mod:`standoff.tournaments.serving`), so hidden information never shares a process with an
+  untrusted bot. They stay on this machine with any executor: a remote bot's session is bound to
+  this referee. Which of the two plays a match: :mod:`standoff.tournaments.dispatch`;
+* one writer task owns ``results.jsonl`` and ``elo.jsonl`` (:mod:`standoff.tournaments.results_writer`):
+  it appends results in canonical match order (holding back early finishers), flushing and
+  fsyncing each line, and ignores a second result for a match id already written or waiting (a
+  retried or duplicated task). A run killed at any moment therefore leaves a canonical prefix;
+  rerunning the same command plays the rest (the run folder: :mod:`standoff.tournaments.run_folder`),
+  and matches that were in flight are played again from their seeds. The final
   ``results.jsonl``, ``elo.jsonl`` and ``ratings.json`` are identical to an uninterrupted run's,
   whichever executor played which part.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import math
-import os
-import signal
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-import structlog
 import trio
 
-from ..server.core.game import Outcome
-from ..server.core.record import Record, make_header, outcome_line
-from ..server.faults import CRASH, ERROR, TimeControl, policy_from_name
-from ..server.local import code_version, new_seed
-from ..server.private_files import open_private, private_dir, replace_private
-from ..server.records import cut_torn_tail, write_record
-from ..server.plugins import PLUGINS_ENV
-from ..server.core.seeds import derive_seed
-from .config import TournamentConfig, is_remote, is_submission, remote_name
-from .executors import MatchCrashed, MatchExecutor, RunError, make_executor, store_records
-from .errors import ClusterFailed
+from ..server.faults import CRASH, ERROR
+from .config import TournamentConfig, is_remote, remote_name
+from .dispatch import Executor
+from .errors import ClusterFailed, RunError
+from .executors import make_executor
 from .model import MatchSpec, Result
-from .ratings import elo_update
-from ..server.ledger import LedgerWriter, digests
-from .report import elo_text, read_results, write_outputs
-from .rosters import ROUNDS_FILE, Rosters
-from .schedule import ladder_round, schedule, untrusted_entrants
-from .series import Series, result_of_game
-from .worker import add_fallbacks
+from .report import read_results, write_outputs
+from .results_writer import CanonicalOrder, ResultWriter
+from .rosters import Rosters, round_matches
+from .run_folder import Prepared, first_round, prepare, run_dir_of
+from .schedule import schedule, untrusted_entrants
+from .serving import needs_referee, run_served
 
-
-log = structlog.get_logger("standoff.tournament")
+__all__ = ["Progress", "RunError", "RunSummary", "run_schedule", "run_tournament"]
 
 
 @dataclass
@@ -74,207 +61,6 @@ class RunSummary:
     def failed(self) -> list[Result]:
         """Matches an engine or referee error ended (no result; their records say why)."""
         return [r for r in self.results if r.termination == ERROR]
-
-
-# -- the run folder ---------------------------------------------------------------------------
-
-
-def run_dir_of(config: TournamentConfig) -> Path:
-    return Path(config.output_dir) / config.name
-
-
-def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bool = True,
-                    registry: Any = None) -> tuple[Path, list[Result]]:
-    """Create or reopen the run folder; returns it and the results already there.
-
-    A folder made by a different configuration is refused (resume must not mix tournaments),
-    except for :data:`EXECUTION_KEYS` (where matches run does not change them); ``fresh`` wipes
-    the previous results (and the secret master seed) first. A torn last line (a kill mid-write)
-    is cut off. With ``verify``, results already there are checked first (the chain, every record
-    against its digest and its line; replaying every record is ``standoff verify``'s job): a run
-    whose files were changed is refused (:class:`RunError` naming the first bad line). The folder,
-    ``records/`` and every file the run writes are private (``0700``/``0600``, those of an older
-    version too: :mod:`standoff.server.private_files`).
-    """
-    folder = run_dir_of(config)
-    private_dir(folder)
-    private_dir(folder / "records")
-    config_path = folder / "config.json"
-    wanted = json.dumps(config.to_json(), sort_keys=True, indent=2) + "\n"
-    results_path = folder / "results.jsonl"
-    if fresh:
-        for name in ("results.jsonl", "elo.jsonl", "ratings.json", SECRET_SEED_FILE, ROUNDS_FILE):
-            (folder / name).unlink(missing_ok=True)
-        for record in (folder / "records").glob("*.jsonl"):
-            record.unlink()
-    elif config_path.exists() and (differ := _differences(config_path.read_text(), config)):
-        raise RunError(
-            f"{folder} holds a run of a different configuration ({'; '.join(differ)}); use another "
-            "name, or --fresh to start it again"
-        )
-    replace_private(config_path, wanted)
-    # a record, result file or seed being stored when the run was killed
-    for torn in [*folder.glob(".*.tmp"), *(folder / "records").glob(".*.tmp")]:
-        torn.unlink(missing_ok=True)
-    if results_path.exists():
-        cut_torn_tail(results_path)
-        if verify:
-            from ..server.verify import VerifyError, verify_folder
-
-            try:
-                verify_folder(folder, registry=registry, replay_records=False)
-            except VerifyError as exc:
-                raise RunError(f"{exc}; refusing to resume (--no-verify to resume anyway)") from None
-        results = read_results(results_path)
-    else:
-        results = []
-    return folder, results
-
-
-#: The run folder's file holding a secret master seed (a config without ``master_seed``).
-SECRET_SEED_FILE = "master_seed"
-
-
-def resolve_master_seed(config: TournamentConfig, folder: Path) -> TournamentConfig:
-    """``config`` with a master seed: its own, or the run's secret one (drawn with
-    :mod:`secrets` on the first run and kept only in ``folder/master_seed``, readable by its
-    owner only; a resume reads it back)."""
-    if config.master_seed is not None:
-        return config
-    path = folder / SECRET_SEED_FILE
-    if path.exists():
-        try:
-            seed = int(path.read_text(encoding="utf-8").strip())
-        except (OSError, ValueError):
-            raise RunError(f"{path}: not a seed (a whole number); restore it, or --fresh to start again") from None
-    else:
-        seed = new_seed()
-        replace_private(path, f"{seed}\n")
-    return replace(config, master_seed=seed)
-
-
-#: Config keys that do not change any result: a run may be resumed with other values. Where
-#: and how fast matches run (every executor gives the same results: start on this machine, finish
-#: on a Ray cluster), where the config file and the run folder are (a run folder moved or copied
-#: elsewhere, with its config or not, resumes: nothing in it names its own place), where the
-#: referee listens, the Elo log's K and start (elo.jsonl is recomputed from the results), and
-#: the untrusted entrants' sandbox (its limits may be raised for the rest of a run).
-EXECUTION_KEYS = ("source", "output_dir", "executor", "split_referee", "ray_address", "concurrency", "workers",
-                  "address", "elo", "sandbox", "unsandboxed")
-
-
-def _differences(saved: str, config: TournamentConfig) -> list[str]:
-    """The keys (with old and new value) where ``saved`` (a run folder's config.json) and
-    ``config`` differ in what changes results; ``["config.json"]`` if it is unreadable."""
-    try:
-        old = json.loads(saved)
-    except ValueError:
-        return ["config.json (unreadable)"]
-    if not isinstance(old, dict):
-        return ["config.json (not an object)"]
-    new = json.loads(json.dumps(config.to_json()))
-    return [
-        f"{key}: {json.dumps(old.get(key))} → {json.dumps(new.get(key))}"
-        for key in sorted(set(old) | set(new))
-        if key not in EXECUTION_KEYS and old.get(key) != new.get(key)
-    ]
-
-
-# -- results writer ------------------------------------------------------------------------------
-
-
-class CanonicalOrder:
-    """Results in (in any order, possibly twice), results to write out (in canonical order,
-    each match id once).
-
-    :meth:`expect` is called in canonical order as matches are started; :meth:`add` takes a
-    finished result and returns those that can now be written. Idempotent by match id: a result
-    for an id already written or already waiting (a task retried or completed twice), or for an
-    id never expected, is ignored.
-    """
-
-    def __init__(self, written: set[str] | None = None) -> None:
-        self.written: set[str] = set(written or ())
-        self.expected: set[str] = set()
-        self.order: deque[str] = deque()
-        self.pending: dict[str, Result] = {}
-        self.duplicates = 0
-
-    def expect(self, match_id: str) -> None:
-        if match_id not in self.written and match_id not in self.expected:
-            self.expected.add(match_id)
-            self.order.append(match_id)
-
-    def add(self, result: Result) -> list[Result]:
-        match_id = result.match_id
-        if match_id not in self.expected or match_id in self.pending:
-            self.duplicates += 1
-            return []
-        self.pending[match_id] = result
-        ready = []
-        while self.order and self.order[0] in self.pending:
-            head = self.order.popleft()
-            self.expected.discard(head)
-            self.written.add(head)
-            ready.append(self.pending.pop(head))
-        return ready
-
-
-
-class ResultWriter:
-    """The only writer of results.jsonl and elo.jsonl: appends in canonical order. Each results
-    line carries its records' digests and the digest of the line before it
-    (:mod:`standoff.server.ledger`)."""
-
-    def __init__(self, folder: Path, done: list[Result], config: TournamentConfig,
-                 entrants: list[str] | None = None) -> None:
-        self.folder = folder
-        self.results = list(done)
-        self.k, self.start = config.elo_k, config.elo_start
-        # elo.jsonl is derived: rewrite it from the results so far, then append as they come.
-        write_outputs(folder, self.results, entrants=entrants if entrants is not None else list(config.entrants),
-                      k=self.k, start=self.start)
-        self.elo = {}
-        for result in self.results:
-            self._update_elo(result)
-        self.ledger = LedgerWriter(folder / "results.jsonl")
-        self.elo_file = open_private(folder / "elo.jsonl", "a")
-
-    def _update_elo(self, result: Result) -> list[dict[str, Any]]:
-        lines = []
-        for a, b, score in result.pairwise():
-            ra, rb = self.elo.get(a, self.start), self.elo.get(b, self.start)
-            na, nb = elo_update(ra, rb, score, self.k)
-            self.elo[a], self.elo[b] = na, nb
-            lines.append({
-                "index": result.index, "match_id": result.match_id, "a": a, "b": b, "score_a": score,
-                "a_before": round(ra, 4), "b_before": round(rb, 4), "a_after": round(na, 4), "b_after": round(nb, 4),
-            })
-        return lines
-
-    def take(self, result: Result) -> str:
-        """Take ``result`` in; return its elo.jsonl text (its results line is made by
-        :meth:`write`, which reads its records)."""
-        self.results.append(result)
-        # elo lines are the same as a full recompute writes
-        return elo_text(self._update_elo(result))
-
-    def write(self, results: list[Result], elo_lines: str) -> None:
-        """Append the results (in order: each line chains to the one before) and their Elo lines
-        and make them durable. Runs in a thread: reading records and fsync must not stall the
-        coordinator."""
-        records = self.folder / "records"
-        text = []
-        for result in results:
-            result.records = digests(records, result.records)
-            text.append(self.ledger.text(result.to_json()))
-        self.ledger.append("".join(text))
-        self.elo_file.write(elo_lines)
-        self.elo_file.flush()
-
-    def close(self) -> None:
-        self.ledger.close()
-        self.elo_file.close()
 
 
 # -- progress ------------------------------------------------------------------------------------
@@ -330,170 +116,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
-# -- playing one match ---------------------------------------------------------------------------
-
-
-class Executor:
-    """Plays a MatchSpec, choosing the match executor (``pool``: local workers or Ray) or the
-    referee."""
-
-    def __init__(self, config: TournamentConfig, folder: Path, registry: Any, pool: MatchExecutor | None,
-                 referee: Any | None) -> None:
-        self.config = config
-        self.folder = folder
-        self.registry = registry
-        self.pool = pool
-        self.referee = referee
-        self.absent: set[str] = set()  # remote entrants that never connected
-        self.connect_timeout_s = config.remote_wait_s
-        self.ladder = False  # a ladder plays each round among the remote entrants connected now
-        self.stream: TextIO | None = None  # where one-line match errors go (the progress stream)
-
-    def say(self, line: str) -> None:
-        """One line for the operator (a match that failed on a Ray node), else a log line."""
-        if self.stream is None:
-            log.error(line)
-            return
-        # On a terminal the progress bar holds the line (no newline yet): the message goes below it.
-        self.stream.write(("\n" if self.stream.isatty() else "") + line + "\n")
-        self.stream.flush()
-
-    def local(self, spec: MatchSpec) -> bool:
-        """Whether every seat is a trusted plugin bot (then the match executor may play it)."""
-        for entrant in spec.seats:
-            if is_remote(entrant):
-                return False
-            bot = self.registry.bots.get(entrant)
-            if bot is None or not bot.trusted:
-                return False
-        return True
-
-    async def play(self, spec: MatchSpec, embargo: str | None = None) -> Result:
-        """Play ``spec`` and return its result. A match that cannot be played because of an
-        error (an exception in a worker, a worker process that keeps dying on it) is an
-        ``error`` result, never a win or a draw; the run goes on. ``embargo``: the referee
-        withholds the record and seed until that group is released (paired legs)."""
-        absent = [e for e in spec.seats if e in self.absent]
-        if retired := self._retired(spec):
-            return await self._without_result(spec, "not_played", f"retired: {', '.join(retired)}")
-        if self.ladder and self.referee is not None:
-            absent += [e for e in spec.seats if is_remote(e) and remote_name(e) not in self.referee.sessions]
-        if absent:
-            reason = f"never connected: {', '.join(sorted(set(absent)))}"
-            return await self._without_result(spec, "not_played", reason)
-        if self.local(spec):
-            try:
-                answer = await self.pool.run(self._job(spec))
-            except MatchCrashed as exc:
-                if self.pool is not None and self.pool.name == "ray":
-                    self.say(f"standoff: error: {exc}")
-                else:
-                    log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
-                return await self._without_result(spec, ERROR, str(exc))
-            if "error" in answer:
-                trace = answer["error"].rstrip()
-                last = trace.splitlines()[-1] if trace else "unknown error"
-                if "node" in answer:  # played on a cluster: one line that names the node
-                    self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {last}")
-                else:
-                    log.error("match failed in a worker", match=spec.match_id, traceback=trace)
-                return await self._without_result(spec, ERROR, f"engine or referee error: {last}"[:500])
-            if answer.get("records"):
-                # Played where the run folder is not (Ray): the coordinator writes the records,
-                # before the result, so that every result line has its complete record.
-                await trio.to_thread.run_sync(store_records, self.folder / "records", answer["records"])
-            result = Result.from_json(answer["result"])
-            if result.termination == ERROR and "node" in answer:  # an engine error, on a cluster node
-                self.say(f"standoff: error: match {spec.match_id} on node {answer['node']}: {result.reason}")
-            return result
-        return await self._on_referee(spec, embargo)
-
-    def _retired(self, spec: MatchSpec) -> list[str]:
-        """The submissions of ``spec`` retired since its round began (a ladder's round keeps its
-        entrants; their matches not yet begun are not played)."""
-        names = [e for e in spec.seats if is_submission(e)]
-        if not names or self.config.submissions is None:
-            return []
-        from ..server.submissions import load
-
-        active = {s.entrant for s in load(self.config.submissions) if s.active}
-        return sorted(e for e in set(names) if e not in active)
-
-    async def _without_result(self, spec: MatchSpec, termination: str, reason: str) -> Result:
-        """A result that counts for nobody, with a record (header and outcome line) that says why."""
-        c = self.config
-        roles = c.game_roles
-        outcome = Outcome.no_result(roles, termination, reason)
-        game = self.registry.game(c.game)
-        rules = game.rules(c.ruleset, c.options)
-        header = make_header(game, rules, spec.seed, dict(zip(roles, spec.seats, strict=True)),
-                             match_id=spec.match_id, code_version=code_version())
-        record = Record(header, footer=outcome_line(outcome, roles, faults={}))
-        await trio.to_thread.run_sync(write_record, self.folder / "records" / f"{spec.match_id}.jsonl", record)
-        return result_of_game(spec, roles, outcome, {})
-
-    def _job(self, spec: MatchSpec) -> dict[str, Any]:
-        c = self.config
-        return {
-            "spec": {"index": spec.index, "match_id": spec.match_id, "round": spec.round,
-                     "seats": list(spec.seats), "seed": spec.seed, "pair": spec.pair, "leg": spec.leg,
-                     "position": spec.position},
-            "position": c.positions[spec.position] if spec.position is not None else None,
-            "game": c.game, "ruleset": c.ruleset, "options": dict(c.options),
-            "time_control": {"bank_ms": c.bank_ms, "increment_ms": c.increment_ms,
-                             "max_per_decision_ms": c.max_per_decision_ms},
-            "policy": c.fault_policy, "retries": c.retries,
-            "records_dir": str(self.folder / "records"),
-            "match_games": c.match_games, "target_score": c.target_score,
-            # The trusted plugin modules the coordinator loaded: a Ray task loads the same ones.
-            "plugins": os.environ.get(PLUGINS_ENV, ""),
-        }
-
-    async def _on_referee(self, spec: MatchSpec, embargo: str | None = None) -> Result:
-        c = self.config
-        roles = c.game_roles
-        series = c.match_games or c.target_score
-        tc = TimeControl(c.bank_ms, c.increment_ms, c.max_per_decision_ms)
-
-        fallbacks: dict[str, int] = {}  # of the built-in bots seated in this process
-
-        async def play_game(number: int, first: str | None):
-            options = dict(c.options)
-            if first is not None:
-                options["first"] = first
-            seed = derive_seed(spec.seed, "game", number) if series else spec.seed
-            match = self.referee.create_match(
-                c.game, c.ruleset, options, list(spec.seats), seed=seed, time_control=tc,
-                policy=policy_from_name(c.fault_policy), retries=c.retries,
-                connect_timeout_s=self.connect_timeout_s,
-                match_id=f"{spec.match_id}-g{number}" if series else spec.match_id, embargo=embargo,
-                position=c.positions[spec.position] if spec.position is not None else None, leg=spec.leg,
-            )
-            self.referee.start_match(match)
-            await match.done.wait()
-            if match.outcome.termination == ERROR and match.host is not None and match.host.announce_errors:
-                self.say(f"standoff: error: match {match.id} on {match.host.where}: {match.outcome.reason}")
-            # A trusted bot the referee seated (in this process, or in the match's host): its
-            # own count (a remote or runner bot's fallbacks are in another process, out of sight).
-            add_fallbacks(fallbacks, {role: seat.local.bot for role, seat in match.seats.items()
-                                      if getattr(seat, "local", None) is not None})
-            for role, count in match.hosted_fallbacks.items():
-                if count > 0:
-                    fallbacks[role] = fallbacks.get(role, 0) + count
-            return match.outcome, match.flags_claimed(), match.faults
-
-        if series:
-            match = Series(spec, roles, c.match_games, c.target_score)
-            while (next_game := match.next_game()) is not None:
-                match.add(*await play_game(*next_game))
-            result = match.result()
-        else:
-            outcome, _, faults = await play_game(1, None)
-            result = result_of_game(spec, roles, outcome, faults)
-        result.fallbacks = fallbacks
-        return result
-
-
 # -- the run -------------------------------------------------------------------------------------
 
 
@@ -508,19 +130,8 @@ def _specs(config: TournamentConfig, ladder: bool, first: int, rounds: int | Non
         return
     number = first
     while rounds is None or number < first + rounds:
-        yield from _round(config, number, untrusted, rosters)
+        yield from round_matches(config, number, untrusted, rosters)
         number += 1
-
-
-def _round(config: TournamentConfig, number: int, untrusted: frozenset[str],
-           rosters: Rosters | None) -> list[MatchSpec]:
-    """Ladder round ``number``: among the config's entrants, or those its roster has."""
-    if rosters is None:
-        return ladder_round(config, number, untrusted=untrusted)
-    item = rosters.round(number)
-    submitted = frozenset(e for e in item.entrants if is_submission(e))
-    return ladder_round(rosters.config_of(item), number, untrusted=untrusted | submitted,
-                        first_index=item.first_index)
 
 
 def _unpaired_notice(config: TournamentConfig, untrusted: frozenset[str]) -> str | None:
@@ -532,110 +143,20 @@ def _unpaired_notice(config: TournamentConfig, untrusted: frozenset[str]) -> str
             "each leg's deal to an entrant seated in both)")
 
 
-def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: frozenset[str], folder: Path,
-                    rosters: Rosters | None = None) -> None:
-    """Refuse to resume results that the schedule no longer gives (seed, seats, pair, leg): a
-    run begun by a version that paired the legs of untrusted entrants would mix the two."""
-    if not done:
-        return
-    # A finite format may be run as a ladder too (`standoff ladder`): its rounds' ids are apart.
-    rounds = sorted({res.round for res in done})
-    if rosters is not None:  # a ladder open to submissions: the rounds recorded
-        rounds = [r for r in rounds if r in rosters.rounds]
-    specs = [m for r in rounds for m in _round(config, r, untrusted, rosters)]
-    if config.format != "ladder":
-        specs += schedule(config, untrusted=untrusted)
-    by_id = {spec.match_id: spec for spec in specs}
-    for result in done:
-        spec = by_id.get(result.match_id)
-        if spec is not None and (spec.seed, spec.seats, spec.pair, spec.leg) != (
-                result.seed, tuple(result.seats.values()), result.pair, result.leg):
-            raise RunError(
-                f"{folder}: results.jsonl: match {result.match_id} is not the one this version schedules "
-                "(pairings with remote or untrusted entrants are now played unpaired); use --fresh to start "
-                "the run again")
-
-
-def _first_round(config: TournamentConfig, done: list[Result], rosters: Rosters | None = None) -> int:
-    """The ladder round to go on with: the last one begun, unless every match of it is done."""
-    if rosters is not None and rosters.rounds:  # a round is begun once its entrants are recorded
-        last = max(rosters.rounds)
-    elif not done:
-        return 1
-    else:
-        last = max(result.round for result in done)
-    done_ids = {result.match_id for result in done}
-    return last + 1 if all(m.match_id in done_ids for m in _round(config, last, frozenset(), rosters)) else last
-
-
-@dataclass
-class Prepared:
-    """A run folder opened for a run: the config with its master seed resolved, the results
-    already there, and the record groups to withhold from the referee at once."""
-
-    config: TournamentConfig
-    folder: Path
-    done: list[Result]
-    withheld: dict[str, list[str]]  # embargo group -> record match ids of finished legs
-    rosters: Rosters | None = None  # a config with submissions: each ladder round's entrants
-
-    def entrants(self) -> list[str]:
-        """Every entrant of the run so far (a ladder's submissions included), for the ratings."""
-        return self.rosters.everyone() if self.rosters is not None else list(self.config.entrants)
-
-
-def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, verify: bool = True) -> Prepared:
-    """Open (or create) the run folder, resolve the master seed and find paired legs already
-    played whose partners are not (their records and seeds must be withheld from the referee
-    before it serves anything: they give the partners' deals away). ``verify``: check the
-    results already there first (:func:`standoff.server.verify.verify_folder`), refusing a run
-    whose results or records were changed."""
-    folder, done = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
-    resolved = resolve_master_seed(config, folder)
-    rosters = Rosters(resolved, folder) if resolved.submissions is not None else None
-    _check_schedule(resolved, done, untrusted_entrants(resolved, registry), folder, rosters)
-    executor = Executor(resolved, folder, registry, None, None)
-    legs: dict[int, list[Result]] = {}
-    for result in done:
-        if result.pair is not None:
-            legs.setdefault(result.pair, []).append(result)
-    withheld = {}
-    for pair, results in sorted(legs.items()):
-        spec = MatchSpec(results[0].index, results[0].match_id, results[0].round,
-                         tuple(results[0].seats.values()), results[0].seed, pair, results[0].leg)
-        if len(results) < len(resolved.game_roles) and not executor.local(spec):
-            withheld[_group(pair)] = [Path(name).stem for r in results for name in r.records]
-    return Prepared(resolved, folder, done, withheld, rosters)
-
-
-def _group(pair: int) -> str:
-    """The referee's embargo group of paired legs ``pair``."""
-    return f"pair-{pair}"
-
-
 async def run_schedule(
-    config: TournamentConfig,
+    prepared: Prepared,
     registry: Any,
     *,
     referee: Any | None = None,
-    fresh: bool = False,
     ladder: bool = False,
     rounds: int | None = None,
     progress: TextIO | None = None,
     on_round: Callable[[list[Result]], None] | None = None,
-    prepared: Prepared | None = None,
-    verify: bool = True,
 ) -> RunSummary:
-    """The trio part of a run. ``referee`` is needed when some matches cannot run in the match
-    executor (remote entrants, untrusted plugin bots). ``prepared``: the run folder opened by
-    :func:`prepare` already (else it is opened here)."""
-    if prepared is None:
-        prepared = prepare(config, registry, fresh=fresh, verify=verify)
+    """The trio part of a run, in the run folder :func:`prepare` opened. ``referee`` (serving
+    ``prepared.folder``) is needed when some matches cannot run in the match executor (remote
+    entrants, untrusted plugin bots)."""
     config, folder, done = prepared.config, prepared.folder, prepared.done
-    if referee is not None:
-        referee.data_dir = folder  # its records land in the run folder
-        for group, ids in prepared.withheld.items():
-            referee.withhold(group, ids)
     done_ids = {r.match_id for r in done}
     writer = ResultWriter(folder, done, config, prepared.entrants())
     is_ladder = ladder or config.format == "ladder"
@@ -643,7 +164,7 @@ async def run_schedule(
     # `--rounds N` plays N rounds from where the run stands (a round begun counts as the first).
     untrusted = untrusted_entrants(config, registry)
     rosters = prepared.rosters if is_ladder else None
-    specs = _specs(config, is_ladder, _first_round(config, done, rosters) if is_ladder else 1, rounds, untrusted,
+    specs = _specs(config, is_ladder, first_round(config, done, rosters) if is_ladder else 1, rounds, untrusted,
                    rosters)
     total, already = None, 0
     if not endless:
@@ -671,27 +192,14 @@ async def run_schedule(
         # Match ids in canonical order, not yet written; results that finished early wait there.
         order = CanonicalOrder({r.match_id for r in done})
         results_send, results_receive = trio.open_memory_channel[Result](math.inf)
-        # Paired legs the referee plays start together: room for all legs of a seed at least.
-        together = len(config.game_roles) if config.paired_seeds and referee is not None else 1
-        limiter = trio.CapacityLimiter(max(1, config.concurrency, together))
+        limiter = trio.CapacityLimiter(max(1, config.concurrency))
 
-        async def play(legs: list[MatchSpec], send: trio.MemorySendChannel[Result]) -> None:
-            """One match, or the paired legs of one seed played by the referee: those run at
-            the same time, their records and seed withheld until the last leg ends."""
-            group = _group(legs[0].pair) if len(legs) > 1 or legs[0].pair is not None else None
+        async def play(spec: MatchSpec, send: trio.MemorySendChannel[Result]) -> None:
             async with send:
                 try:
-                    if len(legs) == 1 and (group is None or executor.local(legs[0])):
-                        send.send_nowait(await executor.play(legs[0]))
-                        return
-                    async with trio.open_nursery() as nursery:
-                        for leg in legs:
-                            nursery.start_soon(_send_result, executor, leg, group, send)
+                    send.send_nowait(await executor.play(spec))
                 finally:
-                    if group is not None and referee is not None:
-                        referee.release(group)
-                    for leg in legs:
-                        limiter.release_on_behalf_of(leg)
+                    limiter.release_on_behalf_of(spec)
 
         async def write() -> None:
             last_round = None
@@ -715,14 +223,12 @@ async def run_schedule(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(write)
             async with results_send:
-                for legs in _units(specs, executor, referee):
-                    legs = [leg for leg in legs if leg.match_id not in done_ids]
-                    if not legs:
+                for spec in specs:
+                    if spec.match_id in done_ids:
                         continue
-                    for leg in legs:
-                        await limiter.acquire_on_behalf_of(leg)
-                        order.expect(leg.match_id)
-                    nursery.start_soon(play, legs, results_send.clone())
+                    await limiter.acquire_on_behalf_of(spec)
+                    order.expect(spec.match_id)
+                    nursery.start_soon(play, spec, results_send.clone())
         complete = True
         if on_round is not None and is_ladder and writer.results:
             on_round(list(writer.results))  # the last round's summary
@@ -748,29 +254,6 @@ def _matches(count: int) -> str:
     return f"{count} match{'' if count == 1 else 'es'} {'is' if count == 1 else 'are'}"
 
 
-async def _send_result(executor: Executor, spec: MatchSpec, group: str | None,
-                       send: trio.MemorySendChannel[Result]) -> None:
-    send.send_nowait(await executor.play(spec, group))
-
-
-def _units(specs: Iterator[MatchSpec], executor: Executor, referee: Any | None) -> Iterator[list[MatchSpec]]:
-    """The schedule in units to start together: the legs of one paired seed when the referee
-    plays them (remote entrants or untrusted plugins, for whom a finished leg's deal would
-    reveal the next leg's), else one match at a time. Legs of a seed are adjacent."""
-    unit: list[MatchSpec] = []
-    for spec in specs:
-        paired = spec.pair is not None and referee is not None and not executor.local(spec)
-        if unit and (not paired or spec.pair != unit[0].pair):
-            yield unit
-            unit = []
-        if paired:
-            unit.append(spec)
-        else:
-            yield [spec]
-    if unit:
-        yield unit
-
-
 def _plays_locally(config: TournamentConfig, registry: Any) -> bool:
     """Whether some match can be one for the match executor: as many trusted plugin bots as
     the game has seats (otherwise the executor is not started: no Ray cluster for nothing)."""
@@ -792,21 +275,6 @@ async def _wait_for_remotes(config: TournamentConfig, referee: Any | None, execu
 
 
 # -- entry points ----------------------------------------------------------------------------------
-
-
-def needs_referee(config: TournamentConfig, registry: Any) -> bool:
-    """Whether some entrant must play through the referee server (remote, or an untrusted
-    plugin bot, which runs in a subprocess of its own), or may (submissions, a ladder's later ones
-    too)."""
-    if config.submissions is not None:
-        return True
-    for entrant in config.entrants:
-        if is_remote(entrant):
-            return True
-        spec = registry.bots.get(entrant)
-        if spec is None or not spec.trusted:
-            return True
-    return False
 
 
 def run_tournament(
@@ -833,8 +301,9 @@ def run_tournament(
     try:
         prepared = prepare(config, registry, fresh=fresh, verify=verify)
         if not needs_referee(config, registry):
-            return trio.run(lambda: run_schedule(config, registry, prepared=prepared, **kwargs))
-        return _run_with_server(prepared, registry, tokens, announce, kwargs)
+            return trio.run(lambda: run_schedule(prepared, registry, **kwargs))
+        return run_served(prepared, registry, tokens, announce,
+                          lambda referee: run_schedule(prepared, registry, referee=referee, **kwargs))
     except BaseException as exc:
         if not _interrupted(exc):
             if (error := _run_error(exc)) is not None:
@@ -869,90 +338,3 @@ def _interrupted(exc: BaseException) -> bool:
         matched, rest = exc.split(KeyboardInterrupt)
         return matched is not None and rest is None
     return False
-
-
-def referee_hosts(config: TournamentConfig) -> Any:
-    """Where the referee's matches are hosted (``split_referee = true``): ``workers`` worker
-    processes, or Ray actors with the Ray executor; None: in the referee's own process."""
-    if not config.split_referee:
-        return None
-    if config.executor == "ray":
-        from .ray_hosts import RayHosts, coordinator_paths
-
-        return RayHosts(coordinator_paths())
-    from ..server.host_pool import ProcessHosts
-
-    return ProcessHosts(config.workers)
-
-
-def tournament_sandbox(config: TournamentConfig, registry: Any) -> Any:
-    """The referee's sandbox for the run's untrusted entrants (``[sandbox]``, ``unsandboxed``);
-    :class:`RunError` (one line naming the package) if some entrant needs one and none can be
-    made here: before anything is played, not at each of its matches."""
-    from ..server.sandbox import LIMIT_NAMES, Sandbox, SandboxLimits, backend_problem
-
-    sandbox = Sandbox(enabled=not config.unsandboxed,
-                      limits=SandboxLimits(**{name: config.sandbox[name] for name in LIMIT_NAMES}),
-                      uid_base=config.sandbox["uid_base"])
-    if config.submissions is not None and sandbox.enabled and (problem := backend_problem()) is not None:
-        # submitted bots, also those a ladder's later rounds add: said now, not at their first match
-        raise RunError(f"{config.source}: submitted bots run only in a sandbox: {problem} "
-                       "(or unsandboxed = true / --unsandboxed)")
-    untrusted = [e for e in config.entrants if not is_remote(e) and not getattr(registry.bots.get(e), "trusted", False)]
-    if untrusted and (refusal := sandbox.refusal(untrusted[0])) is not None:
-        raise RunError(f"{config.source}: {refusal} (or unsandboxed = true / --unsandboxed)")
-    return sandbox
-
-
-def _run_with_server(prepared: Prepared, registry, tokens, announce, kwargs) -> RunSummary:
-    import asyncio
-
-    from ..server.auth import TokenRegistry
-    from ..server.rpc import start_server
-
-    config = prepared.config
-
-    def withhold(referee: Any) -> None:
-        # Before the server takes its first call: a remote bot must never fetch a finished
-        # leg whose partner is still to be played.
-        for group, ids in prepared.withheld.items():
-            referee.withhold(group, ids)
-        if config.submissions is not None:  # NAME@VERSION entrants resolve through it
-            referee.submissions = Path(config.submissions)
-
-    sandbox = tournament_sandbox(config, registry)
-
-    async def main() -> RunSummary:
-        running = await start_server(
-            config.address, tokens=tokens if tokens is not None else TokenRegistry(),
-            registry=registry, data_dir=prepared.folder, on_referee=withhold, ledger=False,
-            hosts=referee_hosts(config), sandbox=sandbox,
-        )
-        loop = asyncio.get_running_loop()
-        interrupted = asyncio.Event()
-        handle_sigint = threading.current_thread() is threading.main_thread()
-        stop = asyncio.ensure_future(interrupted.wait())
-        work = None
-        try:
-            if handle_sigint:
-                loop.add_signal_handler(signal.SIGINT, interrupted.set)
-            if announce is not None:
-                announce(running.address)
-            work = running.bridge.call(
-                functools.partial(run_schedule, config, registry, referee=running.referee, prepared=prepared,
-                                  **kwargs)
-            )
-            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if handle_sigint:
-                loop.remove_signal_handler(signal.SIGINT)
-            stop.cancel()
-            await running.stop(grace=1.0)  # cancels trio: an unfinished run stops cleanly
-        assert work is not None
-        if work.done() and not work.cancelled() and work.exception() is None:
-            return work.result()
-        if work.done() and not work.cancelled() and not isinstance(work.exception(), trio.Cancelled):
-            raise work.exception()
-        raise KeyboardInterrupt
-
-    return asyncio.run(main())

@@ -47,7 +47,7 @@ this), each of them gets ``-i<index>`` appended.
 
 **Seeds.** ``derive_seed(master_seed, "match", cycle_or_round, a, b, n)`` (a config without
 ``master_seed`` is scheduled with the run's secret one, see
-:func:`standoff.tournaments.runner.resolve_master_seed`), with ``a``, ``b`` the
+:func:`standoff.tournaments.run_folder.resolve_master_seed`), with ``a``, ``b`` the
 pairing's entrant names *sorted* (so a seed does not depend on where the entrants are in the
 list) and ``n`` the pair number within the pairing (paired seeds, from 1) or the game number
 (from 1; an unpaired pairing, see above). For more roles, every name of the pairing, sorted.
@@ -58,7 +58,7 @@ without paired seeds, who sits first alternates from game to game within a pairi
 differently from pairing to pairing (by the parity of the entrants' positions, so that with one
 game per pairing each entrant has p1 about half the time), and flips from one cycle or round to
 the next; with paired seeds the two legs of a seed swap the seats. With three roles (e.g.
-Schotten Totten ``three_player``) the same rotation walks the three cyclic seatings: with paired
+a three-player ruleset) the same rotation walks the three cyclic seatings: with paired
 seeds the three legs of a seed (``games_per_pairing`` is a multiple of 3) seat every entrant once
 in each role, and without them each block of three games (games 1-3, 4-6...) does. Turns go
 p1 → p2 → p3 → p1, so a rotation alone keeps who plays *after* whom: the entrant after A is
@@ -171,7 +171,7 @@ def _cycle(config: TournamentConfig, cycle: int, groups: list[tuple[str, ...]], 
     unpaired."""
     if config.master_seed is None:
         # Never derive seeds from a placeholder: a run resolves its secret seed first
-        # (runner.resolve_master_seed).
+        # (run_folder.resolve_master_seed).
         raise ValueError("the config has no master_seed: resolve the run's secret seed first")
     roles = len(config.roles())
     games = config.games_per_pairing

@@ -1,4 +1,4 @@
-"""Multi-game matches (Schotten Totten, rules digest §7): a series of games between the same seats.
+"""Multi-game matches (a game with the ``flags_claimed`` capability: the rules digest §7): a series of games between the same seats.
 
 The winner of a game scores 5 and the loser 1 per flag it claimed (a drawn game: each side 1 per
 flag); the winner starts the next game (after a draw, chance decides). The series ends after

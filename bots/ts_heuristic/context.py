@@ -66,10 +66,8 @@ class Ctx:
     #: weight of controlling a country that is not a battleground (a battleground: 1). Its
     #: region's scoring (presence, domination, control) is counted apart, through
     #: ``REGION_WEIGHT``; this is only what holding it is worth besides. Lowered from 0.3 in
-    #: issue 25's sixth round: in 400-game paired pilots against the frozen heuristic (master
-    #: seeds 1000 / 3000) 0.3 scored 57.2% / 56.0%, 0.2 66.1% / 62.2%, 0.1 67.9% / 63.0%,
-    #: 0.05 69.5% / 60.6% (0.4: 55.0%, 0.25: 61.5%, 0: 65.8% on seed 1000): points spent on plain
-    #: countries for their own sake were points the opponent spent on battlegrounds.
+    #: issue 25's sixth round (docs/bots.md, ``ts-heuristic``, has the pilots' figures): points
+    #: spent on plain countries for their own sake were points the opponent spent on battlegrounds.
     PLAIN_WEIGHT = 0.1
     #: :attr:`urgency` by our action rounds left (1, 2, ...; the last entry for more)
     URGENCY = (1.4, 1.3, 1.2, 1.1, 1.0, 0.9, 0.8)

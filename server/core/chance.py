@@ -12,8 +12,8 @@ server:
   predict the next card.
 
 (SHAKE-256 rather than HMAC-SHA256: a keyed sponge is as good a pseudorandom function, with no
-length-extension weakness to guard against, and one call yields 64 words: a draw costs about
-0.09 µs instead of 0.44.)
+length-extension weakness to guard against, and one call yields 64 words: a draw costs a
+fraction of an HMAC call's; docs/reliability.md has the figures.)
 
 The seed itself must then stay secret while the match is played (server-chosen seeds come from
 :mod:`secrets`; see ``docs/reliability.md``).

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from .game import Decision, Option, Outcome
 
 
-#: Automatic frames one decision may take at most (a full Twilight Struggle turn change runs a
+#: Automatic frames one decision may take at most (the longest turn change of a built-in game runs a
 #: few hundred); past it the engine is stuck in a loop.
 SETTLE_BUDGET = 100_000
 

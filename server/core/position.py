@@ -2,11 +2,12 @@
 
 A *position* is a whole state as JSON-ready data in public vocabulary only: the words of option
 keys and views (card and country ids, role names, 1-based flags), never engine indices. Each game
-writes its own format (``schotten_totten/position.py``, ``twilight_struggle/position.py``); what
-they share lives here:
+writes its own format in its package (``<game>/position.py``); what they share lives here:
 
 * :class:`PositionError`, the one error a bad position raises: a ``ValueError`` whose message is
   one line naming the field (``hands.us[3]: unknown card 'nato2'``), so a CLI can print it as is;
+* :class:`PositionFormat` and :class:`Notation`, the parts a game brings (``GameSpec.positions``
+  and ``GameSpec.notation``);
 * the *frame codec*: the engine's pending steps (its stack of frames, plain tuples of engine
   values) written as ``{"step": name, field: value...}`` objects. Each game declares, per step,
   the name and the type of each frame argument (:data:`FieldSpec`); a type is a pair of functions
@@ -20,6 +21,7 @@ Pure: no I/O (files are read by the callers).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 
@@ -28,19 +30,66 @@ class PositionError(ValueError):
     line and starts with the path of the field at fault (``flags[3].sides.p1``)."""
 
 
-#: Position loaders of the built-in games by game name (standoff.server.games.positions registers
-#: them); a plugin game has its own ``from_position`` method instead.
+@dataclass(frozen=True)
+class PositionFormat:
+    """A game's position format (``GameSpec.positions``): the part of a game that writes its
+    states as positions and reads them back. Built-in games make theirs in their own package
+    (``<game>/spec.py``); a plugin game may give one, or only the ``to_position`` /
+    ``from_position`` capabilities, which make one (:meth:`of_capabilities`).
+
+    * ``write(state) -> dict``: the whole state as a JSON-ready position;
+    * ``read(data) -> state``: the state a position dict describes; raises
+      :class:`PositionError` naming the field at fault;
+    * ``state_type``: the class (or classes) of the game's states, so that a state alone finds
+      its format (``to_position(state)`` without its game); ``()``: the game must be named;
+    * ``schema() -> dict``: the JSON Schema of the game's position object; definitions it refers
+      to as ``#/$defs/<name>`` go in its ``$defs``, which the schema builder hoists to the root;
+    * ``stops(until) -> where``: for ``standoff play --until`` (``"action_round"``, ``"turn"``),
+      a function of a state that changes when that unit of play is over; raises
+      :class:`PositionError` (``"until: ..."``) for a unit the game has not.
+    """
+
+    write: Callable[[Any], dict[str, Any]]
+    read: Callable[[Mapping[str, Any]], Any]
+    state_type: type | tuple[type, ...] = ()
+    schema: Callable[[], dict[str, Any]] | None = None
+    stops: Callable[[str], Callable[[Any], Any]] | None = None
+
+    @classmethod
+    def of_capabilities(cls, game: Any) -> PositionFormat | None:
+        """The format of a game object's ``to_position`` / ``from_position`` methods (both
+        needed), or ``None``."""
+        write, read = getattr(game, "to_position", None), getattr(game, "from_position", None)
+        if not (callable(write) and callable(read)):
+            return None
+        return cls(write=write, read=read)
+
+
+@dataclass(frozen=True)
+class Notation:
+    """A game's text form of positions (``GameSpec.notation``), like chess's FEN: ``write(data)``
+    gives the text of a position dict, ``parse(text)`` the position dict again (raising
+    :class:`PositionError` naming the part at fault), and ``recognizes(text)`` tells whether a
+    text is in this notation (a text given without its game is read by the notation that
+    recognizes it)."""
+
+    write: Callable[[Mapping[str, Any]], str]
+    parse: Callable[[str], dict[str, Any]]
+    recognizes: Callable[[str], bool]
+
+
+#: Position loaders by game name, for records that start from a position (:func:`load_for`):
+#: the built-in game table and the plugin registry enter each game's ``PositionFormat.read``.
 LOADERS: dict[str, Callable[[Mapping[str, Any]], Any]] = {}
 
 
 def load_for(game: Any, data: Mapping[str, Any]) -> Any:
-    """The state of position ``data`` for ``game`` (its ``from_position`` capability, else the
-    registered loader of a built-in game)."""
-    method = getattr(game, "from_position", None)
-    if callable(method):
-        return method(data)
+    """The state of position ``data`` for ``game`` (the loader entered for its name, else its
+    ``from_position`` capability)."""
     loader = LOADERS.get(getattr(game, "name", ""))
     if loader is None:
+        loader = getattr(game, "from_position", None)
+    if not callable(loader):
         raise PositionError(f"game {getattr(game, 'name', game)!r} has no position format")
     return loader(data)
 
@@ -172,6 +221,22 @@ def list_of(item: FieldType, *, nullable: bool = False) -> FieldType:
     if nullable:
         schema = {"oneOf": [schema, {"type": "null"}]}
     return FieldType(f"list of {item.name}" + (" or null" if nullable else ""), encode, decode, schema)
+
+
+#: JSON Schema pieces the games' position schemas share.
+INT_SCHEMA: dict[str, Any] = {"type": "integer"}
+BOOL_SCHEMA: dict[str, Any] = {"type": "boolean"}
+OPTIONS_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": {"type": ["string", "integer"]}}
+
+
+def schema_by(keys: Sequence[str], value: dict[str, Any]) -> dict[str, Any]:
+    """The schema of an object keyed by ``keys`` (roles, decks) whose values are ``value``."""
+    return {"type": "object", "propertyNames": {"enum": list(keys)}, "additionalProperties": value}
+
+
+def schema_list(item: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a list of ``item``."""
+    return {"type": "array", "items": item}
 
 
 def stack_schema(specs: Specs, probes: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any]:

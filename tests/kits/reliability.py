@@ -115,7 +115,7 @@ class ServeProcess:
         self.log_path = data_dir / f"serve-{os.getpid()}-{ServeProcess.runs}.log"
         self.log = open(self.log_path, "w")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "standoff.server.cli", "serve", "--address", f"127.0.0.1:{self.port}",
+            [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", f"127.0.0.1:{self.port}",
              "--data-dir", str(data_dir), "--log-level", log_level, "--grace", "1", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True,
         )

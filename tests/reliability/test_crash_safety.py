@@ -124,7 +124,7 @@ def _tournament_kills(tmp_path: Path, *, kills: int, matches: int, seed: int) ->
     reference = run_tournament(load_config(write_config(tmp_path / "ref", matches)))
     path = write_config(tmp_path / "killed", matches)
     run = tmp_path / "killed" / "runs" / "crash"
-    command = [sys.executable, "-m", "standoff.server.cli", "tournament", str(path)]
+    command = [sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(path)]
     rng = random.Random(seed)
     # Most kills come once more results are written than at the kill before (so that each lands
     # at a different count); one in five at a random moment of start-up or resume. The step to the
@@ -313,7 +313,7 @@ def test_workers_die_with_their_coordinator(tmp_path):
     )
     env = {**os.environ, "STANDOFF_PLUGINS": "kits.fakebots",
            "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
-    process = subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "tournament", str(config)],
+    process = subprocess.Popen([sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(config)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 30

@@ -100,7 +100,7 @@ def test_a_tournament_without_bubblewrap_is_refused_before_it_plays(monkeypatch,
     from standoff.sdk.bot import Bot
     from standoff.server.plugins import BotSpec
     from standoff.tournaments.executors import RunError
-    from standoff.tournaments.runner import tournament_sandbox
+    from standoff.tournaments.serving import tournament_sandbox
 
     class Untrusted(Bot):
         name = "untrusted-one"

@@ -15,7 +15,7 @@ from kits.st_positions import check_consistent, choose, keys, position
 from standoff.bots.greedy import GreedyBot
 from standoff.bots.random_bot import RandomBot
 from standoff.sdk.views import as_dict
-from standoff.server.cli import main
+from standoff.tournaments.cli import main
 from standoff.server.core.flow import iter_history
 from standoff.server.core.game import CHANCE, RulesError
 from standoff.server.core.record import parse_record, replay

@@ -162,7 +162,7 @@ def test_tls_with_a_test_ca(tmp_path):
 
 
 def _standoff(*args, env=None, timeout=120, **kwargs):
-    return subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                           timeout=timeout, env=env, **kwargs)
 
 
@@ -173,7 +173,7 @@ def test_serve_token_match_commands_end_to_end(tmp_path):
     token = added.stdout.strip()
     assert token.startswith("sto_") and token not in (data / "tokens.json").read_text()
     server = subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

@@ -44,7 +44,7 @@ def test_sigterm_lets_running_matches_finish_then_ends_the_rest_as_shutdown(tmp_
     tokens = TokenRegistry(data / "tokens.json")
     admin, quick, stuck, late = (tokens.add(n, admin=n == "ops") for n in ("ops", "quick", "stuck", "late"))
     server = subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
          "--drain-s", "4", *split],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -139,7 +139,7 @@ def test_a_second_signal_ends_the_drain_at_once(tmp_path):
     tokens = TokenRegistry(data / "tokens.json")
     admin, stuck = tokens.add("ops", admin=True), tokens.add("stuck")
     server = subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data),
          "--drain-s", "600"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -181,11 +181,11 @@ def test_an_edited_ledger_stops_the_server_from_starting(tmp_path):
     lines[0] = json.dumps(first, sort_keys=True)
     ledger.write_text("\n".join(lines) + "\n")
     run = subprocess.run(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
         capture_output=True, text=True, timeout=60,
     )
     errors = [line for line in run.stderr.splitlines() if line.startswith("standoff:")]
     assert run.returncode == 2 and len(errors) == 1 and "matches.jsonl: line 1" in errors[0], run.stderr
-    check = subprocess.run([sys.executable, "-m", "standoff.server.cli", "verify", str(data)],
+    check = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "verify", str(data)],
                            capture_output=True, text=True, timeout=60)
     assert check.returncode == 1 and "line 1" in check.stderr

@@ -145,7 +145,7 @@ class ServeProcess:
         self.tokens = TokenRegistry(data / "tokens.json")
         self.admin = self.tokens.add("admin", admin=True)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "standoff.server.cli", "serve", "--address", "127.0.0.1:0", "--data-dir",
+            [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir",
              str(data), "--drain-s", "0"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )

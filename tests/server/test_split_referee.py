@@ -133,7 +133,7 @@ def test_a_worker_that_dies_ends_its_match_as_error_and_the_server_goes_on(tmp_p
 
 def test_serve_refuses_a_negative_match_workers_count_in_one_line(tmp_path):
     """(``standoff serve --match-workers 1`` itself: tests/server/test_shutdown.py.)"""
-    bad = subprocess.run([sys.executable, "-m", "standoff.server.cli", "serve", "--match-workers", "-1",
+    bad = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "serve", "--match-workers", "-1",
                           "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--match-workers" in bad.stderr and "Traceback" not in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1

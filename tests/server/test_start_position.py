@@ -55,7 +55,7 @@ def test_start_positions_are_for_admins_only(server):
 
 
 def test_standoff_match_position_flag(server, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     path = POSITIONS / "st" / "breakthrough.txt"
     code = main(["match", "--address", server.address, "--token", server.admin, "--game", "schotten-totten",

@@ -28,7 +28,7 @@ UNKNOWN_TOKEN = "missing, unknown or revoked bearer token"
 
 
 def _standoff(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                           timeout=timeout)
 
 
@@ -260,7 +260,7 @@ def test_a_second_server_on_a_port_in_use_is_refused(server, tmp_path):
 
 def _serve(data_dir, address: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "standoff.server.cli", "serve", "--address", address, "--data-dir", str(data_dir)],
+        [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", address, "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
 

@@ -165,7 +165,7 @@ def test_every_key_is_read(registry: Registry) -> None:
         elo={"k": 16, "start": 1200.0},
     )
     assert config.ruleset == "classic" and config.options == {"claim_timing": "end_of_turn"}
-    assert config.remote_entrants == ("remote:me.v2",) and config.local_entrants == ("greedy", "random")
+    assert config.remote_entrants == ("remote:me.v2",)
     assert config.gauntlet == ("remote:me.v2",) and config.games_per_pairing == 3
     assert (config.match_games, config.target_score) == (3, 12) and config.multi_game
     assert (config.bank_ms, config.increment_ms, config.max_per_decision_ms) == (60000, 100, 5000)

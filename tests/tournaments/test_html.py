@@ -322,6 +322,83 @@ def test_a_game_the_viewer_does_not_draw_gets_its_own_text_boards():
         assert all(b.startswith(f"{role} holds") for b in boards)
 
 
+def _plugin_game_with_an_html_board(name: str):
+    """A game plugin (Schotten Totten's rules renamed) that brings its own HtmlBoard: a script
+    drawing a seat's hand and the page's data, a style, data, a whole-table view and a wide board."""
+    from standoff.bots.random_bot import RandomBot
+    from standoff.sdk import GameSpec, hookimpl
+    from standoff.server.boards import HtmlBoard
+    from standoff.server.games.schotten_totten import SchottenTotten
+
+    class Renamed(SchottenTotten):
+        pass
+
+    Renamed.name = name
+    script = """BOARD = function (view, ctx) {
+    var hand = view.hands ? Object.keys(view.hands).map(function (r) { return r + ":" + view.hands[r].length; }).join(" ")
+      : view.hand.join(" ");
+    return h("div", { id: "plugin-board", "data-seat": ctx.seat, "data-turn": String(view.turn),
+      "data-label": json("board-data").label, text: hand });
+  };"""
+    board = HtmlBoard(script=script, style="#plugin-board { color: #123456; }", data=lambda: {"label": "own data"},
+                      table=lambda state: {"turn": state.turn, "hands": {"p1": ["x"], "p2": []}, "role": None}, wide=True)
+
+    class Plugin:
+        @hookimpl
+        def standoff_games(self):
+            return [GameSpec(Renamed(), html_board=board)]
+
+    registry = load_registry(entry_points=False, extra_plugins=[Plugin()])
+    game = registry.game(name)
+    record = play_match(game, game.rules(), {"p1": RandomBot(1), "p2": RandomBot(2)}, 5, timing=False).record
+    return game, record
+
+
+def test_a_plugin_games_html_board_draws_its_pages(tmp_path):
+    """A game plugin's own HtmlBoard: the seat tracks carry views (not texts), the omniscient
+    track the board's whole-table views, the page its script, style, data and width; and in
+    Chromium (when installed) its script draws the board."""
+    from standoff.tournaments.html import _viewer_page
+
+    game, record = _plugin_game_with_an_html_board("st-own-html-board")
+    data = match_tracks(game, record)
+    for role in ("p1", "p2"):
+        assert all("v" in frame and "b" not in frame for frame in data["tracks"][role]["frames"])
+    omniscient = data["tracks"]["omniscient"]
+    view = apply_delta(None, omniscient["frames"][0]["v"])
+    assert view["hands"] == {"p1": ["x"], "p2": []} and view["role"] is None
+    path = tmp_path / "own.html"
+    path.write_text(_viewer_page("own", "", "", data, {}), encoding="utf-8")
+    page = parse(path)
+    assert json.loads(page.islands["board-data"]) == {"label": "own data"}
+    text = path.read_text(encoding="utf-8")
+    assert "#plugin-board { color: #123456; }" in text and 'BOARD = function (view, ctx)' in text
+    assert '<main class="wide">' in text
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed: the page was not loaded in a browser")
+    n = next(i for i, m in enumerate(record.moves, 1) if m["role"] == "p1")
+    dom = _browse(browser, [(path.resolve().as_uri() + f"#seat=p1&n={n}", None), (path.resolve().as_uri(), None)],
+                  tmp_path)
+    seat, whole = (re.search(r'<div id="plugin-board"[^>]*>[^<]*</div>', d).group(0) for d in dom)
+    assert 'data-seat="p1"' in seat and 'data-label="own data"' in seat
+    assert f'>{" ".join(game.view(states_before(game, record)[n], "p1")["hand"])}<' in seat
+    assert 'data-seat="omniscient"' in whole and ">p1:1 p2:0<" in whole
+
+
+def test_the_report_names_no_game():
+    """The report's modules and the generic boards reach every game through its GameSpec: no
+    game's name or module in their source (docstrings and comments included)."""
+    import standoff.server.boards
+    import standoff.tournaments
+
+    folder = Path(standoff.tournaments.__file__).parent
+    sources = sorted(folder.glob("html*.py")) + [Path(standoff.server.boards.__file__)]
+    words = re.compile(r"schotten|twilight|goofspiel|ts_map|\bts\b|html_ts", re.IGNORECASE)
+    found = {path.name: sorted(set(words.findall(path.read_text(encoding="utf-8")))) for path in sources}
+    assert len(sources) >= 5 and not any(found.values()), found
+
+
 def test_series_matches_get_a_page_per_game(tmp_path):
     summary = run(tmp_path, "series", games_per_pairing=2, match={"games": 2})
     index = write_report(summary.run_dir)
@@ -497,7 +574,7 @@ def test_ts_pages_carry_the_map_layout_and_board_views(ts_report, ts_full):
     _, index = ts_report
     for path in pages(index)[1:] + [ts_full[1]]:
         page = parse(path)
-        layout = json.loads(page.islands["ts-layout"])
+        layout = json.loads(page.islands["board-data"])
         assert len(layout["countries"]) == 84
         omniscient = json.loads(page.islands["track-omniscient"])
         view = None
@@ -650,7 +727,7 @@ def test_ts_pages_in_headless_chromium(ts_report, ts_full, tmp_path, tmp_path_fa
     if browser is None:
         pytest.skip("chromium is not installed: the pages were not loaded in a browser")
     from standoff.server.games.twilight_struggle.game import card_name
-    from standoff.server.boards import table_view
+    from standoff.server.games.twilight_struggle.html_board import table_view
 
     run_dir, index = ts_report
     record, full = ts_full
@@ -716,7 +793,7 @@ def test_a_match_started_from_a_position_is_drawn_from_it(tmp_path):
     a page's first board is the position's, not the deal's, on the omniscient track (drawn and
     text) and each seat's; and a seat's track still never holds the other hand's hidden cards."""
     from standoff.sdk.positions import read_position
-    from standoff.server.boards import table_view
+    from standoff.server.games.schotten_totten.html_board import table_view
     from standoff.server.core.record import start_state
 
     source = Path(__file__).resolve().parents[1] / "positions" / "st" / "claim_wedge_threat.txt"

@@ -43,7 +43,7 @@ def interrupted(config: Path, keep: int) -> Path:
 
 
 def standoff(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    run = subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                          cwd=cwd, timeout=300, stdin=subprocess.DEVNULL)
     assert run.returncode == 0, run.stderr
     return run

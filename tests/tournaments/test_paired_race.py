@@ -30,7 +30,9 @@ from standoff.server.records import read_record
 from standoff.tournaments.config import load_config, parse_config
 from standoff.tournaments.model import Result
 from standoff.tournaments.report import compute_ratings
-from standoff.tournaments.runner import Executor, RunError, prepare, run_tournament
+from standoff.tournaments.dispatch import Executor
+from standoff.tournaments.run_folder import prepare
+from standoff.tournaments.runner import RunError, run_tournament
 from standoff.tournaments.schedule import ladder_round, schedule, untrusted_entrants
 from standoff.tournaments.worker import run_job
 

@@ -2,23 +2,21 @@
 
 * Without ``master_seed`` a run draws a secret one, kept (readable by its owner only) in the run
   folder and read back on resume.
-* A pairing with a remote entrant is played unpaired (tests/tournaments/test_paired_race.py).
-  Paired legs (same seed, seats swapped) that the referee plays, as earlier versions paired a
-  remote entrant's, start together, and neither leg's record nor seed is served before both are
-  over; a run resumed between two legs withholds the finished leg from its first call on.
+* A pairing with a remote entrant is played unpaired (tests/tournaments/test_paired_race.py): no
+  match the referee plays shares its seed with another, and a paired leg never reaches it.
 * A cheating remote entrant (tests/kits/cheater.py: match ids, summaries, records, standings, its own
   bot seed searched as a match seed and as a master seed) reproduces no deal.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import stat
+from dataclasses import replace
 from pathlib import Path
 
-import grpc
 import pytest
+import trio
 from kits.cheater import Cheater, score
 from kits.tournament import serve_tournament
 
@@ -26,8 +24,10 @@ from standoff.sdk.client import run_in_thread
 from standoff.server.auth import TokenRegistry
 from standoff.server.plugins import load_registry
 from standoff.tournaments.config import load_config
-from standoff.tournaments.runner import SECRET_SEED_FILE, prepare, run_tournament
-from standoff.v1 import referee_pb2 as pb
+from standoff.tournaments.dispatch import Executor
+from standoff.tournaments.run_folder import SECRET_SEED_FILE
+from standoff.tournaments.runner import RunError, run_tournament
+from standoff.tournaments.schedule import schedule
 
 
 def write_config(folder: Path, name: str, **extra) -> Path:
@@ -103,55 +103,12 @@ def test_the_same_cheater_reproduces_every_deal_when_the_operator_publishes_the_
     assert result["reproduced"] == games and result["mean_hits"] == 7
 
 
-def test_a_finished_leg_is_withheld_while_its_partner_plays(tmp_path):
-    from kits.server import ServerThread
-
-    server = ServerThread(tmp_path).start()
-    try:
-        referee = server.running.referee
-
-        async def in_trio(fn, *args):
-            return await server.running.bridge.call(fn, *args)
-
-        def call(fn, *args):
-            return asyncio.run_coroutine_threadsafe(in_trio(fn, *args), server.loop).result(30)
-
-        async def create(bots, group):
-            match = referee.create_match("schotten-totten", None, {}, bots, connect_timeout_s=60, embargo=group)
-            referee.start_match(match)
-            return match
-
-        done = call(create, ["greedy", "random"], "g")
-        waiting = call(create, ["greedy", "remote:late"], "g")  # its partner: waits for a bot
-        server.wait_finished(done.id)
-        with pytest.raises(grpc.RpcError) as refused:
-            server.record(done.id)
-        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert "paired" in refused.value.details()
-        listing = server.call("ListMatches", pb.ListMatchesRequest(), pb.ListMatchesResponse).matches
-        assert {s.match_id: s.seed for s in listing} == {done.id: 0, waiting.id: 0}
-
-        async def release():
-            referee.release("g")
-
-        call(release)
-        assert json.loads(server.record(done.id).splitlines()[0])["seed"] == done.seed != 0
-        listing = server.call("ListMatches", pb.ListMatchesRequest(), pb.ListMatchesResponse).matches
-        assert {s.match_id: s.seed for s in listing}[done.id] == done.seed
-    finally:
-        server.stop()
-
-
-def test_a_run_resumed_between_two_legs_withholds_the_first(tmp_path, monkeypatch):
-    import standoff.tournaments.schedule as schedule_module
-
-    # A schedule that pairs the remote entrant's legs, as earlier versions did.
-    monkeypatch.setattr(schedule_module, "_unpaired", lambda config, untrusted: frozenset())
-    path = write_config(tmp_path, "ghost", entrants=["greedy", "remote:ghost"], games_per_pairing=2, remote_wait_s=0)
-    config = load_config(path)
-    summary = run_tournament(config, tokens=TokenRegistry(tmp_path / "tokens.json"))
-    assert [r.termination for r in summary.results] == ["not_played", "not_played"]
-    results = summary.run_dir / "results.jsonl"
-    results.write_text(results.read_text().splitlines(keepends=True)[0])  # as if killed between the legs
-    prepared = prepare(config, load_registry(entry_points=False))
-    assert prepared.withheld == {"pair-0": [summary.results[0].match_id]}
+def test_a_paired_leg_is_never_played_on_the_referee(tmp_path):
+    """Nothing on the referee withholds a finished leg's record and seed from its partner's
+    entrants: the schedule pairs trusted bots only, and a paired leg that would reach the
+    referee all the same stops the run instead of being played."""
+    config = load_config(write_config(tmp_path, "guard", entrants=["greedy", "remote:ghost"], master_seed=3))
+    spec = replace(schedule(config)[0], pair=0)  # as earlier versions paired a remote entrant's legs
+    executor = Executor(config, tmp_path, load_registry(entry_points=False), None, referee=object())
+    with pytest.raises(RunError, match="paired leg with a remote or untrusted entrant"):
+        trio.run(executor.play, spec)

@@ -204,7 +204,7 @@ def test_executor_keys_are_validated_and_documented(monkeypatch):
 
 def test_results_are_idempotent_by_match_id():
     from standoff.tournaments.model import Result
-    from standoff.tournaments.runner import CanonicalOrder
+    from standoff.tournaments.results_writer import CanonicalOrder
 
     def result(i: int) -> Result:
         return Result(i, f"m{i}", 1, i, {"p1": "a", "p2": "b"}, True, "a", "p1", {"p1": 1.0, "p2": 0.0}, "x", "")
@@ -312,7 +312,7 @@ def test_kill_the_coordinator_and_resume_with_ray(tmp_path, cluster):
     reference = run(write_config(tmp_path / "ref", "kill", **common))
     path = write_config(tmp_path / "killed", "kill", executor="ray", ray_address="auto", **common)
     results = tmp_path / "killed" / "runs" / "kill" / "results.jsonl"
-    command = [sys.executable, "-m", "standoff.server.cli", "tournament", str(path)]
+    command = [sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(path)]
     env = {**os.environ, "RAY_ADDRESS": cluster.address}
     for target in (5, 20):
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -378,7 +378,7 @@ def test_ray_address_local_starts_and_stops_a_cluster_of_its_own(tmp_path, clust
     reference = run(write_config(tmp_path / "ref", "own", **common))
     path = write_config(tmp_path / "own", "own", executor="ray", ray_address="local", workers=1, **common)
     env = {key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"}
-    done = subprocess.run([sys.executable, "-m", "standoff.server.cli", "tournament", str(path)], env=env,
+    done = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(path)], env=env,
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "Ray tasks on a local Ray cluster (127.0.0.1): 1 CPUs" in done.stderr

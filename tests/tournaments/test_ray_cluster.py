@@ -48,7 +48,7 @@ pytestmark = pytest.mark.skipif(
 )
 LONG = bool(os.environ.get("STANDOFF_LONG"))
 MARKERS_ENV = "STANDOFF_TEST_CRASH_MARKERS"
-CLI = [sys.executable, "-m", "standoff.server.cli", "tournament"]
+CLI = [sys.executable, "-m", "standoff.tournaments.cli", "tournament"]
 
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # loopback only (read at `import ray`)
 
@@ -304,7 +304,7 @@ def test_a_plugin_only_in_the_coordinators_folder_is_refused_naming_the_nodes(tm
     )
     path = write_config(tmp_path, "folder", executor="ray", entrants=["folder", "random"], games_per_pairing=2)
     env = nodes.env(STANDOFF_PLUGINS="folderbots")
-    listed = subprocess.run([sys.executable, "-m", "standoff.server.cli", "bots"], cwd=tmp_path, env=env,
+    listed = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "bots"], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=60)
     assert "folder" in listed.stdout  # the coordinator has it
     done = subprocess.run(CLI + [str(path)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)

@@ -181,7 +181,7 @@ def test_kill_and_resume_gives_identical_outputs(tmp_path):
     reference = run_tournament(load_config(write_config(tmp_path / "ref", "kill", entrants=entrants, games_per_pairing=40)))
     path = write_config(tmp_path / "killed", "kill", entrants=entrants, games_per_pairing=40)
     results = tmp_path / "killed" / "runs" / "kill" / "results.jsonl"
-    command = [sys.executable, "-m", "standoff.server.cli", "tournament", str(path)]
+    command = [sys.executable, "-m", "standoff.tournaments.cli", "tournament", str(path)]
     kills = 0
     for target in (5, 15, 25):
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -217,7 +217,7 @@ def test_multi_game_matches(tmp_path):
 
 
 def test_ladder_rounds_and_ratings_command(tmp_path, capsys):
-    from standoff.server.cli import main
+    from standoff.tournaments.cli import main
 
     path = write_config(tmp_path, "lad", entrants=["greedy", "random"], games_per_pairing=2, format="ladder")
     assert main(["ladder", str(path), "--rounds", "3"]) == 0
@@ -234,7 +234,7 @@ def test_ladder_rounds_and_ratings_command(tmp_path, capsys):
 
 def test_an_endless_ladder_stops_cleanly_on_ctrl_c(tmp_path):
     path = write_config(tmp_path, "endless", entrants=["greedy", "random"], games_per_pairing=2, format="ladder")
-    process = subprocess.Popen([sys.executable, "-m", "standoff.server.cli", "ladder", str(path)],
+    process = subprocess.Popen([sys.executable, "-m", "standoff.tournaments.cli", "ladder", str(path)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     results = tmp_path / "runs" / "endless" / "results.jsonl"
     deadline = time.monotonic() + 60

@@ -24,7 +24,8 @@ from standoff.server.submissions import retire, submit
 from standoff.tournaments.config import ConfigError, parse_config
 from standoff.tournaments.report import read_results
 from standoff.tournaments.rosters import Rosters
-from standoff.tournaments.runner import RunError, prepare, run_tournament
+from standoff.tournaments.run_folder import prepare
+from standoff.tournaments.runner import RunError, run_tournament
 from standoff.tournaments.schedule import ladder_round
 
 REGISTRY = load_registry()

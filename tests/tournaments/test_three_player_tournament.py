@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from standoff.server.cli import main
+from standoff.tournaments.cli import main
 from standoff.server.core.record import replay
 from standoff.server.games import get_game
 from standoff.server.plugins import load_registry

@@ -1,4 +1,4 @@
-"""The Twilight Struggle map's layout data (standoff.tournaments.ts_map): every country placed
+"""The Twilight Struggle map's layout data (standoff.server.games.twilight_struggle.html_board): every country placed
 once, boxes apart and inside the drawing, every adjacency drawn, lines clear of other boxes."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 from standoff.server.games.twilight_struggle import card_data as CD
 from standoff.server.games.twilight_struggle import effects as FX
 from standoff.server.games.twilight_struggle import map_data as M
-from standoff.tournaments import ts_map as L
+from standoff.server.games.twilight_struggle import html_board as L
 
 GAP = 2  # px between two boxes, at least
 

@@ -30,7 +30,7 @@ def write_config(folder: Path, name: str, tables: str = "", **extra) -> Path:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "standoff.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", *args], capture_output=True, text=True,
                           timeout=120, stdin=subprocess.DEVNULL)
 
 

@@ -66,8 +66,8 @@ def _st_apply_pending(game, state: STState, option, logged=True) -> None:
     step.choose(game, state, frame, option)
     if state.outcome is not None:
         return
-    # _st_settle's loop, inlined: calling it instead costs 4% of the pure engine's games/s
-    # (bench_schotten_totten --clock cpu, 5 interleaved rounds), one call per choice.
+    # _st_settle's loop, inlined: one call less per choice, measurable in the pure engine's
+    # games/s (benchmarks/bench_schotten_totten.py --clock cpu).
     stack = state.stack
     for _ in _BUDGET:
         frame = stack[-1]

@@ -335,3 +335,10 @@ def from_position(data: Mapping[str, Any]) -> STState:
 
     return state
 
+
+
+def stops(until: str) -> Any:
+    """For ``standoff play --until``: the turn a state is in (the game has turns, no rounds)."""
+    if until != "turn":
+        raise PositionError("until: Schotten Totten has turns only (until turn)")
+    return lambda state: state.turn

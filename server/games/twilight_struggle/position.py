@@ -514,3 +514,13 @@ def _rest_of_turn(state: TSState) -> list[tuple]:
         if ar > state.ar or state.phasing == 0:
             stack.append(("action_round", ar, 0))
     return stack
+
+
+def stops(until: str) -> Any:
+    """For ``standoff play --until``: the action round a state is in (the headline counts as
+    one), or its turn."""
+    if until == "action_round":
+        return lambda state: (state.turn, state.ar, state.phasing)
+    if until == "turn":
+        return lambda state: state.turn
+    raise PositionError(f"until: Twilight Struggle has action rounds and turns, not {until!r}")

@@ -206,6 +206,12 @@ class Goofspiel:
             ],
         }
 
+    def option_keys(self, rules: GoofspielRules) -> list[str]:
+        """Every option key a match under ``rules`` can offer, chance included: what the RL
+        bridges number as action ids (docs/training.md)."""
+        cards = range(1, rules.cards + 1)
+        return [f"prize:{k}" for k in cards] + [f"card:{k}" for k in cards]
+
     # -- optional capabilities (standoff.sdk.GameCapabilities) ------------------------------------
 
     def determinize(self, state: GoofspielState, role: str, rng: Any) -> GoofspielState:

@@ -1,81 +1,19 @@
-"""The Twilight Struggle board of the match pages: CSS and the viewer's drawing function.
-
-``TS_JS`` is spliced into the viewer's script (:data:`.html_assets.VIEWER_JS`) and defines
-``tsBoard(view, ctx)``: the map as inline SVG from the page's ``#ts-layout`` JSON island
-(:func:`standoff.tournaments.ts_map.layout`: positions, regions, adjacency, cards, effects),
-the tracks, the hands as cards and the lasting effects as badges, all drawn from one view dict
-(a seat's ``game.view``, or the whole table with every hand: ``hands``). ``ctx``: ``seat``,
-``log`` (the history as that seat saw it), ``n`` (the decision shown; ``Infinity`` at the end)
-and ``next`` (the next player decision's number): the last action's countries, the target of the
-decision shown and the dice that follow it are highlighted from the log.
-
-The DOM carries what tests read: ``g.ts-country[data-country][data-us][data-ussr][data-control]``,
-``#ts-tracks[data-turn][data-ar][data-defcon][data-vp][data-milops-us]...``,
-``.ts-hand[data-seat] .tscard[data-card]`` (``data-card="?"``: face down) and
-``.badge[data-effect]``.
-"""
-
-TS_CSS = r"""
-/* Twilight Struggle board */
-main.wide { max-width: 1340px; padding-left: 12px; padding-right: 12px; }
-.panes.wide { grid-template-columns: 1fr; }
-.panes.wide > div:last-child { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
-@media (max-width: 900px) { .panes.wide > div:last-child { grid-template-columns: 1fr; } }
-svg.tsmap { width: 100%; height: auto; display: block; background: #e9eef5; border: 1px solid var(--line);
-            border-radius: 6px; }
-svg.tsmap text { font: 9px system-ui, sans-serif; fill: #1d2330; }
-svg.tsmap text.nm { font-weight: 600; }
-svg.tsmap text.bgnm { fill: #fff; font-weight: 600; }
-svg.tsmap text.region { font: italic 600 15px Georgia, serif; fill: #4a5263; opacity: .75; }
-svg.tsmap text.inf { font: 700 12px system-ui, sans-serif; }
-svg.tsmap text.stab { font: 700 11px system-ui, sans-serif; }
-svg.tsmap text.space { font: 700 14px system-ui, sans-serif; fill: #fff; }
-svg.tsmap text.tag { font: 700 10px system-ui, sans-serif; fill: #1d2330; }
-svg.tsmap .adj { stroke: #8a94a6; stroke-width: 1.3; }
-svg.tsmap .adj.us { stroke: #1f5fbf; stroke-dasharray: 5 3; }
-svg.tsmap .adj.ussr { stroke: #c62828; stroke-dasharray: 5 3; }
-svg.tsmap .hl-now { fill: none; stroke: #ff9800; stroke-width: 4; }
-svg.tsmap .hl-recent { fill: none; stroke: #ffb300; stroke-width: 2.5; stroke-dasharray: 4 2; }
-.ts-tracks { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 8px; font-size: 12px; }
-.ts-tracks .trk { display: inline-flex; align-items: center; gap: 2px; }
-.ts-tracks .lbl { font-weight: 600; margin-right: 3px; }
-.ts-tracks .cell { display: inline-block; min-width: 17px; text-align: center; border: 1px solid #c3cad6;
-                   border-radius: 3px; background: #fff; font-size: 11px; line-height: 16px; color: #8a94a6; }
-.ts-tracks .cell.on { background: #1d2330; color: #fff; border-color: #1d2330; font-weight: 700; }
-.ts-tracks .cell.us.on { background: #1f5fbf; border-color: #1f5fbf; }
-.ts-tracks .cell.ussr.on { background: #c62828; border-color: #c62828; }
-.ts-tracks .cell.d1.on { background: #8e0000; } .ts-tracks .cell.d2.on { background: #d84315; }
-.ts-tracks .cell.d3.on { background: #f9a825; color: #111; } .ts-tracks .cell.d4.on { background: #7cb342; }
-.ts-tracks .cell.d5.on { background: #2e7d32; }
-.side-us { color: #1f5fbf; font-weight: 700; } .side-ussr { color: #c62828; font-weight: 700; }
-.tscard { display: inline-flex; align-items: stretch; margin: 2px 3px 2px 0; border-radius: 4px; overflow: hidden;
-          border: 1px solid rgba(0,0,0,.35); font-size: 11.5px; line-height: 18px; vertical-align: middle;
-          background: #fff; max-width: 210px; }
-.tscard .ops { min-width: 18px; text-align: center; font-weight: 700; color: #fff; background: #6b7280; }
-.tscard .nm { padding: 0 5px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.tscard .nm.ul { text-decoration: underline; }
-.tscard .star { padding-right: 4px; color: #b8860b; }
-.tscard.us { background: #dbe7fb; } .tscard.us .ops { background: #1f5fbf; }
-.tscard.ussr { background: #fadada; } .tscard.ussr .ops { background: #c62828; }
-.tscard.neutral { background: linear-gradient(90deg, #dbe7fb 50%, #fadada 50%); } .tscard.neutral .ops { background: #55607a; }
-.tscard.scoring { background: #fff3b0; } .tscard.scoring .ops { background: #b38600; }
-.tscard.china { background: #ffe0b2; } .tscard.china .ops { background: #e65100; }
-.tscard.back { min-width: 26px; justify-content: center; color: #fff; font-weight: 700;
-               background: repeating-linear-gradient(45deg, #5b6478, #5b6478 3px, #737d93 3px, #737d93 6px); }
-.tscard.facedown { opacity: .55; }
-.ts-hands > div { margin: 3px 0; }
-.ts-hands .who { display: inline-block; min-width: 15em; font-weight: 600; margin-right: 4px; }
-.badge { display: inline-block; border-radius: 10px; padding: 0 8px; margin: 2px 4px 2px 0; font-size: 11.5px;
-         background: #eef1f7; border: 1px solid #c3cad6; }
-.badge.us { background: #dbe7fb; border-color: #8fb0e6; } .badge.ussr { background: #fadada; border-color: #e69a9a; }
-.ts-last { font-size: 12px; margin: 4px 0; }
-details.pile summary { cursor: pointer; font-size: 12px; color: var(--muted); }
-"""
-
-TS_JS = r"""
+// The Twilight Struggle board of the report's match pages (GameSpec.html_board: see
+// standoff.server.boards.HtmlBoard). Spliced into the viewer's script, it sets BOARD to
+// tsBoard(view, ctx): the map as inline SVG from the page's #board-data JSON island
+// (html_board.layout(): positions, regions, adjacency, cards, effects), the tracks, the hands as
+// cards and the lasting effects as badges, all drawn from one view dict (a seat's game.view, or
+// the whole table with every hand: view.hands). ctx: seat, log (the history as that seat saw
+// it), n (the decision shown; Infinity at the end) and next (the next player decision's number):
+// the last action's countries, the target of the decision shown and the dice that follow it are
+// highlighted from the log.
+//
+// The DOM carries what tests read: g.ts-country[data-country][data-us][data-ussr][data-control],
+// #ts-tracks[data-turn][data-ar][data-defcon][data-vp][data-milops-us]...,
+// .ts-hand[data-seat] .tscard[data-card] (data-card="?": face down) and .badge[data-effect].
   // -- Twilight Struggle ----------------------------------------------------------------------
   var SVGNS = "http://www.w3.org/2000/svg";
-  var TS = json("ts-layout");
+  var TS = json("board-data");
   var SIDE_NAME = { us: "US", ussr: "USSR", neutral: "neutral" };
   function sv(tag, attrs, children) {
     var el = document.createElementNS(SVGNS, tag);
@@ -344,4 +282,4 @@ TS_JS = r"""
     box.appendChild(hands);
     return box;
   }
-"""
+  BOARD = tsBoard;

@@ -1,11 +1,14 @@
-"""Where the match pages draw Twilight Struggle's map: a position for each of the 84 countries
-and the two superpower spaces, placed as on the printed (Deluxe) board, and what the page's
-script needs to draw the map, the tracks and the cards (:func:`layout`).
+"""Twilight Struggle's board in the report's match viewer (``GameSpec.html_board``): the script
+and style in ``board.js`` and ``board.css`` beside this module, the map's layout they draw from
+(:func:`layout`, the page's ``#board-data``) and the whole table as one view (:func:`table_view`).
+Imported by ``spec.game_spec`` only (not by the engine's imports).
 
-Pure presentation data. The countries themselves (names, regions, stability, battlegrounds,
-adjacency) come from the engine's :mod:`standoff.server.games.twilight_struggle.map_data`, the
-cards from its ``card_data`` and the lasting effects' cards from its ``effects``: only the
-positions, short labels and colours are written here.
+The layout gives a position for each of the 84 countries and the two superpower spaces, placed
+as on the printed (Deluxe) board, and what the page's script needs to draw the map, the tracks
+and the cards. Pure presentation data. The countries themselves (names, regions, stability,
+battlegrounds, adjacency) come from the engine's :mod:`.map_data`, the cards from its
+``card_data`` and the lasting effects' cards from its ``effects``: only the positions, short
+labels and colours are written here.
 
 Coordinates are box centres in a ``WIDTH`` x ``HEIGHT`` drawing; a country box is ``BOX_W`` x
 ``BOX_H``. The printed board's layout: North America on the left with the USA space above
@@ -17,13 +20,15 @@ at its left (``WRAPPED``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from ..server.games.twilight_struggle import card_data as CD
-from ..server.games.twilight_struggle import effects as FX
-from ..server.games.twilight_struggle import map_data as M
+from ... import boards
+from . import card_data as CD
+from . import effects as FX
+from . import map_data as M
 
-__all__ = ["BOX_H", "BOX_W", "HEIGHT", "POSITIONS", "REGION_COLOURS", "SPACES", "WIDTH", "WRAPPED", "edges", "layout"]
+__all__ = ["BOX_H", "BOX_W", "HEIGHT", "POSITIONS", "REGION_COLOURS", "SPACES", "WIDTH", "WRAPPED", "edges", "html_board", "layout", "table_view"]
 
 WIDTH, HEIGHT = 1300, 815
 BOX_W, BOX_H = 68, 36
@@ -124,3 +129,35 @@ def layout() -> dict[str, Any]:
         "cards": cards,
         "effects": {name: CD.CARD_BY_NUMBER[number].id for name, number in sorted(FX.CARD_OF.items())},
     }
+
+
+def table_view(game: Any, state: Any) -> dict[str, Any]:
+    """The whole table (:func:`standoff.server.boards.table_view`) without what each seat's view
+    says of the other's hand, and with both headline cards while they are still secret (each
+    seat's view holds its own)."""
+    views = boards.seat_views(game, state)
+    table = boards.table_view(game, state, views)
+    for key in ("opponent_hand", "opponent_hand_size"):
+        table.pop(key, None)
+    if isinstance(table.get("headline"), dict):
+        headline: dict[str, Any] = {}
+        for view in views.values():
+            headline.update(view.get("headline") or {})
+        table["headline"] = {role: headline[role] for role in views if role in headline}
+    return table
+
+
+@functools.cache
+def html_board(game: Any) -> boards.HtmlBoard:
+    """The game's :class:`~standoff.server.boards.HtmlBoard` (its files read once a process):
+    the map takes the page's width."""
+    from importlib import resources  # pathlib underneath: kept out of the engine's imports
+
+    files = resources.files(__package__)
+    return boards.HtmlBoard(
+        script=files.joinpath("board.js").read_text(encoding="utf-8"),
+        style=files.joinpath("board.css").read_text(encoding="utf-8"),
+        data=layout,
+        table=functools.partial(table_view, game),
+        wide=True,
+    )
