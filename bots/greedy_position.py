@@ -5,7 +5,7 @@ else a logistic of the difference between the strongest formations each side can
 discounted per missing card), with the change of value each kind of move makes (placing a card,
 Fog or Mud, a removal, Traitor, Redeploy). The tuning constants are read from the bot passed as
 ``tune``; :mod:`standoff.bots.greedy` describes the model in full. ``_score`` and ``_logistic``
-are shared with :mod:`standoff.bots.ismcts`.
+are shared with :mod:`standoff.bots.flag_model`.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from standoff.v1 import referee_pb2 as pb
 from .core.game import UNRATED_TERMINATIONS
 from .codec_table import decode_view
 from .codecs import varint
+from .forward_model import SimulationError as SimulationError  # re-exported (sdk.types)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,9 +247,3 @@ def decode_match_ended(msg: pb.MatchEnded) -> MatchResult:
         faults=faults,
         role=msg.role,
     )
-
-
-class SimulationError(ValueError):
-    """The view cannot be turned into a state (incomplete history, another game, wrong options,
-    or a view the engine could not have produced): raised by the SDK's forward models
-    (:mod:`standoff.sdk.simulate`, :mod:`standoff.sdk.simulate_ts`)."""

@@ -451,9 +451,11 @@ def _part_types() -> dict[str, type]:
     """The type of each optional part of a :class:`GameSpec` (``None``: the generic part)."""
     from .boards import HtmlBoard
     from .core.position import Notation, PositionFormat
+    from .forward_model import ForwardModel
     from .rl import GameRL
 
-    return {"html_board": HtmlBoard, "rl": GameRL, "positions": PositionFormat, "notation": Notation}
+    return {"html_board": HtmlBoard, "rl": GameRL, "positions": PositionFormat, "notation": Notation,
+            "forward_model": ForwardModel}
 
 
 def _describe(exc: BaseException) -> str:

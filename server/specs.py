@@ -32,6 +32,7 @@ from .boards import HtmlBoard
 from .bot import Bot
 from .codec_table import register_codec, registered_codec
 from .codecs import JsonViewCodec, ViewCodec
+from .forward_model import ForwardModel
 
 if TYPE_CHECKING:
     import random
@@ -187,9 +188,11 @@ class GameSpec:
     * ``html_board``: a :class:`~standoff.server.boards.HtmlBoard` (script, style, data, whole
       table): how the report's viewer draws this game's views; ``None``: the report shows the
       text boards (``seat_board``'s, else the generic one).
-    * ``forward_model``: what search bots simulate with (beliefs over hidden cards, worlds
-      sampled from a seat's view, fast playouts); ``None``: the generic model built on the
-      game's ``determinize`` capability, if it has one.
+    * ``forward_model``: what search bots simulate with, a
+      :class:`~standoff.server.forward_model.ForwardModel` (``belief``: the state a seat's view
+      comes from, and worlds sampled from it; ``infer_rules``; ``random_playout``: a fast
+      uniform playout); ``None``: the SDK's generic model built on the game's ``determinize``
+      capability, if it has one (:mod:`standoff.sdk.determinized`).
     * ``rl``: a :class:`~standoff.server.rl.GameRL`, the game's tables for the training
       environments (action keys, observation encoder, seat memory, public view); ``None``:
       generic ones from the game's ``option_keys(rules)`` and its views (docs/training.md).
@@ -214,7 +217,7 @@ class GameSpec:
     seat_board: Callable[[Mapping[str, Any]], str] | None = None
     state_board: Callable[[Any], str] | None = None
     html_board: HtmlBoard | None = None
-    forward_model: Any = None
+    forward_model: ForwardModel | None = None
     rl: Any = None
     notation: Any = None
     positions: Any = None

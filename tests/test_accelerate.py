@@ -416,7 +416,12 @@ def test_the_sdk_refuses_a_stale_engine(tmp_path):
     shim = _fake_stale(tmp_path / "forward-model", "games.schotten_totten.playout")
     run = _run(shim, code="import standoff.sdk; print('sdk')")  # the SDK's core does not load the playout
     assert run.returncode == 0 and run.stdout == "sdk\n", run.stderr
-    _assert_refused(_run(shim, code="from standoff.sdk.simulate import rollout; print('ran')"),
+    # The forward model is the game's (its spec's): the SDK reaches it, and the playout, on first use.
+    run = _run(shim, code="from standoff.sdk.simulate import rollout; print('sdk')")
+    assert run.returncode == 0 and run.stdout == "sdk\n", run.stderr
+    _assert_refused(_run(shim, code="from standoff.sdk.simulate import forward_model\n"
+                                    "from standoff.server.games import get_game\n"
+                                    "forward_model(get_game('schotten-totten')); print('ran')"),
                     "games.schotten_totten.playout")
 
 

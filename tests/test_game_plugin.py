@@ -392,6 +392,88 @@ def test_an_sdk_bot_plays_the_plugin_bot_over_grpc(registry, tmp_path):
         server.stop()
 
 
+# --- the generic forward model: the game's determinize ------------------------------------------------
+
+
+def test_the_generic_forward_model_rebuilds_every_view(game):
+    """The plugin brings no forward model, only ``determinize``: ``Belief`` replays each view's
+    history on the engine (trying the other seat's hidden bids until its revealed ones agree)
+    and samples worlds with ``determinize``. At every seat's decision of random matches (a
+    non-default option, passed as a bot gets it), the replayed state and every sample show the
+    view exactly, the other seat's pending bid is re-dealt among the cards it has not shown,
+    and a rollout from a sample ends."""
+    from standoff.sdk.determinized import DeterminizedBelief
+    from standoff.sdk.simulate import Belief, rollout
+
+    assert game_spec(GAME).forward_model is None
+    options = {"cards": "6"}
+    rng = random.Random(5)
+    checked = redealt = 0
+    for seed in range(12):
+        for state, decision in _states(game, seed, options):
+            if decision.role == "chance":
+                continue
+            view = game.view(state, decision.role)
+            belief = Belief(game, view, options=options)
+            assert isinstance(belief.replayed, DeterminizedBelief)
+            assert game.view(belief.state, decision.role) == view
+            other = 1 - belief.me
+            bids = set()
+            for _ in range(6):
+                world = belief.sample(rng)
+                assert game.view(world, decision.role) == view
+                bids.add(world.bids[other])
+            if state.bids[other] is None:
+                assert bids == {None}
+            else:
+                assert bids <= set(state.hands[other]) | {state.bids[other]}
+                redealt += len(bids) > 1
+            assert rollout(game, world, rng=rng).termination == "points"
+            checked += 1
+    assert checked == 12 * 2 * 6 and redealt > 20
+
+
+def test_the_generic_forward_model_says_what_disagrees(game):
+    from standoff.sdk.simulate import Belief, SimulationError
+
+    state, _ = next((s, d) for s, d in _states(game, 3) if d.role == "p2" and len(s.rounds) == 2)
+    view = game.view(state, "p2")
+    Belief(game, view)  # the default options: the match's
+    with pytest.raises(SimulationError, match="cards"):  # not the match's options
+        Belief(game, view, options={"cards": "9"})
+    tampered = json.loads(json.dumps(view))
+    shown = next(e for e in tampered["history"] if e[1] == "p1" and e[2] == "show")
+    shown[3] = "card:99"  # p1 never held it
+    with pytest.raises(SimulationError, match=f"entry {shown[0]}"):
+        Belief(game, tampered)
+
+    class Blind(type(game)):  # the same game without the determinize capability
+        determinize = None
+
+    with pytest.raises(SimulationError, match="no forward model for game 'goofspiel'.*no determinize"):
+        Belief(Blind(), view)
+
+
+def test_the_search_bot_plays_the_plugin_game_through_the_generic_forward_model(registry, game):
+    """``ismcts`` plays every game: for one it has no code for, it searches worlds sampled by the
+    generic forward model. In both seats against ``random``, strict (an error raises instead of
+    falling back), it searches every decision with a choice, takes no fallback, and wins most
+    matches."""
+    from standoff.server.local import play_match
+
+    assert registry.bot("ismcts").plays(GAME)
+    score = 0.0
+    for seed in range(6):
+        for me, other in (("p1", "p2"), ("p2", "p1")):
+            bot = registry.make_bot("ismcts", seed, GAME)
+            bot.strict, bot.iterations, bot.seconds = True, 160, None
+            bots = {me: bot, other: registry.make_bot("random", seed, GAME)}
+            result = play_match(game, game.rules(), bots, seed, match_id=f"search-{seed}-{me}")
+            assert (bot.fallbacks, bot.searches) == (0, 7)  # 8 bids, the last one forced
+            score += result.outcome.scores[("p1", "p2").index(me)]
+    assert score >= 9, score
+
+
 # --- positions: the plugin's format and text form, through the generic path ------------------------------
 
 

@@ -372,6 +372,7 @@ class _GamePlugin:
             GameSpec(_TinyGame("tiny-old-html"), html_board=True),  # before HtmlBoard, a flag
             GameSpec(_TinyGame("tiny-bad-rl"), rl={"keys": []}),
             GameSpec(_TinyGame("tiny-bad-links"), rules_links=(("rules", "file:///etc/passwd"),)),
+            GameSpec(_TinyGame("tiny-bad-model"), forward_model=lambda game, view: None),
             _TinyGame("tiny-bare"),
             GameSpec(_TinyGame(ST)),
         ]
@@ -390,10 +391,12 @@ def test_game_specs_are_checked():
     assert "game 'tiny-bad-board': seat_board 'not a function' (str) is not callable" in problems
     assert "game 'tiny-old-html': html_board True is not a HtmlBoard (docs/games.md)" in problems
     assert "game 'tiny-bad-rl': rl {'keys': []} (dict) is not a GameRL (docs/games.md)" in problems
+    assert "game 'tiny-bad-model': forward_model <function" in problems
+    assert "(function) is not a ForwardModel (docs/games.md)" in problems
     assert "game 'schotten-totten' is already provided by standoff; this one is ignored" in problems
     assert "game 'tiny-bad-links': rules_links (('rules', 'file:///etc/passwd'),) (tuple) is not a tuple of " \
            "(title, http(s) address) pairs" in problems
-    assert len(registry.problems) == 6
+    assert len(registry.problems) == 7
 
 
 def test_standoff_games_lists_each_games_rules_links():

@@ -10,6 +10,7 @@ import pytest
 from kits import bots as botkit
 
 from standoff.bots import BUILTIN_BOTS
+from standoff.bots import flag_model
 from standoff.bots import ismcts as ismcts_module
 from standoff.bots.greedy import GreedyBot
 from standoff.bots.ismcts import ENV_ITERATIONS, ENV_SECONDS, IsmctsBot
@@ -197,7 +198,7 @@ def best_placement_reference(model, state, role: int, cards) -> tuple[int, int] 
     """:meth:`FlagModel.best_placement` written plainly through :meth:`FlagModel.side`: the oracle."""
     n = len(state.rules.roles)
     opp = 1 - role
-    hand_mask, count = ismcts_module._troop_mask(state.hands[role])
+    hand_mask, count = flag_model._troop_mask(state.hands[role])
     external = state.unseen_mask() & ~hand_mask
     sides, claimed, fogs, muds = state.sides, state.claimed, state.fog, state.mud
     best, choice = -1e9, None
@@ -211,7 +212,7 @@ def best_placement_reference(model, state, role: int, cards) -> tuple[int, int] 
             continue
         theirs = sides[f * n + opp]
         if len(theirs) > size:
-            theirs = ismcts_module._strongest(theirs, size, fogs[f] >= 0)
+            theirs = flag_model._strongest(theirs, size, fogs[f] >= 0)
         fog = fogs[f] >= 0
         base = model.side(mine, theirs, False, size, fog, hand_mask, count, external)
         opens.append((f, mine, theirs, size, fog, base))

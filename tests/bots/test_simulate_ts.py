@@ -12,9 +12,9 @@ from collections import Counter
 import pytest
 from kits.bots import wire
 
-from standoff.sdk import simulate_ts
+from standoff.server.games.twilight_struggle import belief as simulate_ts
 from standoff.sdk.simulate import Belief, SimulationError, infer_rules, rollout, sample_state
-from standoff.sdk.simulate_ts import candidate_rules
+from standoff.server.games.twilight_struggle.belief import candidate_rules
 from standoff.sdk.types import HistoryBook
 from standoff.sdk.views import as_dict
 from standoff.server.core.game import CHANCE
@@ -362,7 +362,7 @@ def test_engine_determinize_and_belief_share_one_redeal_with_the_same_knowledge(
             for role in ROLES:
                 me = ROLES.index(role)
                 belief = Belief(GAME, GAME.view(state, role))
-                ts = belief._ts
+                ts = belief.replayed
                 engine = D.knowledge(state, me, hand_open(state, me)) - D.listed_in_pending_choice(state, 1 - me)
                 replay = ts.known - D.listed_in_pending_choice(ts.state, 1 - me)
                 assert engine == replay, (seed, steer, state.number, role)

@@ -1,6 +1,6 @@
 """Re-deal what one side cannot see (determinization): one implementation for the engine's
 ``TwilightStruggle.determinize`` (leak tests; a state's own knowledge) and the SDK's forward
-model (``standoff.sdk.simulate_ts.TSBelief.sample``: a state replayed from a view).
+model (``belief.TSBelief.sample``: a state replayed from a view).
 
 The cards ``me`` cannot see are exchangeable: the other hand (except the cards ``me`` knows are
 there), the draw pile, the other side's headline while it is still secret, and, for the USSR, Our

@@ -9,6 +9,7 @@ from .game import TwilightStruggle
 
 if TYPE_CHECKING:
     from ...core.position import Notation, PositionFormat
+    from ...forward_model import ForwardModel
     from ...specs import GameSpec
 
 #: The rules object (one per process: every spec and table shares it).
@@ -27,6 +28,13 @@ def codec() -> Any:
     from .codec import CODEC
 
     return CODEC
+
+
+def forward_model() -> ForwardModel:
+    """The game's forward model for search bots (its own module: loaded on first use)."""
+    from .belief import FORWARD_MODEL
+
+    return FORWARD_MODEL
 
 
 def positions() -> PositionFormat:
@@ -63,6 +71,7 @@ def game_spec(distribution: str) -> GameSpec:
         rl=RL,
         notation=notation(),
         positions=positions(),
+        forward_model=forward_model(),
         rules_links=RULES_LINKS,
         distribution=distribution,
     )

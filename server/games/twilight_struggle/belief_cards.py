@@ -1,4 +1,4 @@
-"""Card keys and card facts of the Twilight Struggle forward model (:mod:`standoff.sdk.simulate_ts`):
+"""Card keys and card facts of the Twilight Struggle forward model (:mod:`.belief`):
 the keys a view's history uses for what the role could not see (``card:hidden``, ``hand:hidden``),
 the cards a ``card:<id>`` / ``choice:<id>`` / ``hand:<id>,...`` key names, the steps and frames that
 hold drawn cards or list hand cards, and whether a card is a scoring card or may be headlined.
@@ -7,9 +7,9 @@ Shared by the rules inference, the replay and the re-deal.
 
 from __future__ import annotations
 
-from ..server.games.twilight_struggle import card_data as CD
-from ..server.games.twilight_struggle import determinize as D
-from .types import SimulationError
+from ...forward_model import SimulationError
+from . import card_data as CD
+from . import determinize as D
 
 HIDDEN_CARD = "card:hidden"
 HIDDEN_HAND = "hand:hidden"

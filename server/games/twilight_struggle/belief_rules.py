@@ -1,8 +1,8 @@
-"""Rules inference of the Twilight Struggle forward model (:mod:`standoff.sdk.simulate_ts`): the
+"""Rules inference of the Twilight Struggle forward model (:mod:`.belief`): the
 rules options a view may come from, most likely first. A view carries its match's rules
 (``rules``, since the field exists): those are used, exactly. A view without them (an older
 server) is read for what it implies (the China Card's holder, ``bid`` entries, optional cards
-seen), completed by the options passed in; see :mod:`standoff.sdk.simulate_ts` for what can and
+seen), completed by the options passed in; see :mod:`.belief` for what can and
 cannot be inferred then.
 """
 
@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..server.core.game import RulesError
-from ..server.games.twilight_struggle.game import options_of
-from .types import SimulationError
-from .simulate_ts_cards import _OPTIONAL, _number
-from .views import as_dict
+from ...core.game import RulesError
+from ...forward_model import SimulationError
+from .belief_cards import _OPTIONAL, _number
+from .game import options_of
 
 # -- rules --------------------------------------------------------------------------------------------
 
@@ -37,9 +36,8 @@ def _optional_seen(view: dict[str, Any]) -> bool:
     return any((n := _number(name)) is not None and n in _OPTIONAL for name in names)
 
 
-def candidate_rules(game: Any, view: Any, options: Mapping[str, str] | None = None) -> list[Any]:
+def candidate_rules(game: Any, view: dict[str, Any], options: Mapping[str, str] | None = None) -> list[Any]:
     """The rules the view may come from, most likely first (see the module's documentation)."""
-    view = as_dict(view)
     opts = {key: str(value) for key, value in (options or {}).items()}
     carried = view.get("rules")
     if carried:
@@ -71,6 +69,6 @@ def candidate_rules(game: Any, view: Any, options: Mapping[str, str] | None = No
         raise SimulationError(str(exc)) from exc
 
 
-def infer_rules(game: Any, view: Any, options: Mapping[str, str] | None = None) -> Any:
+def infer_rules(game: Any, view: dict[str, Any], options: Mapping[str, str] | None = None) -> Any:
     """The most likely rules of the match the view comes from (``options`` win)."""
     return candidate_rules(game, view, options)[0]

@@ -1,6 +1,7 @@
-"""The forward model for Twilight Struggle (used by :class:`standoff.sdk.simulate.Belief`).
+"""Twilight Struggle's forward model (``GameSpec.forward_model``; the SDK's
+:class:`standoff.sdk.simulate.Belief` reaches it through the game's spec).
 
-The approach is the one of Schotten Totten's (see :mod:`standoff.sdk.simulate`): the view's
+The approach is the one of Schotten Totten's (``schotten_totten/belief.py``): the view's
 ``history`` is replayed on a fresh state of the real engine, which produces every piece of
 bookkeeping itself (the stack of frames mid-event, lasting effects, the China Card, space race,
 military operations, reshuffles, the decision number). What the role could not see is filled in:
@@ -62,20 +63,22 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ..server.games.twilight_struggle import determinize as D
-from .types import SimulationError
-from .simulate_ts_cards import HIDDEN_CARD as HIDDEN_CARD, HIDDEN_HAND as HIDDEN_HAND  # re-exported
-from .simulate_ts_replay import _Replay
-from .simulate_ts_rules import candidate_rules, infer_rules
+from ...forward_model import ForwardModel, SimulationError
+from . import determinize as D
+from . import playout
+from .belief_cards import HIDDEN_CARD as HIDDEN_CARD, HIDDEN_HAND as HIDDEN_HAND  # re-exported
+from .belief_replay import _Replay
+from .belief_rules import candidate_rules, infer_rules
 
-# The model is split by concern: card keys and facts (:mod:`.simulate_ts_cards`), rules inference
-# (:mod:`.simulate_ts_rules`), the replay (:mod:`.simulate_ts_replay`); the belief and the re-deal
-# are here. ``HIDDEN_CARD`` and ``HIDDEN_HAND`` are re-exported.
-__all__ = ["TSBelief", "candidate_rules", "infer_rules", "redeal"]
+# The model is split by concern: card keys and facts (:mod:`.belief_cards`), rules inference
+# (:mod:`.belief_rules`), the replay (:mod:`.belief_replay`); the belief and the re-deal are
+# here. ``HIDDEN_CARD`` and ``HIDDEN_HAND`` are re-exported.
+__all__ = ["FORWARD_MODEL", "TSBelief", "candidate_rules", "infer_rules", "redeal"]
 
 
 class TSBelief:
-    """What :class:`standoff.sdk.simulate.Belief` builds for a Twilight Struggle view."""
+    """The replayed state of one role's view (see the module's documentation): ``rules``,
+    ``state`` (its hidden cards are fillers), ``me``; :meth:`sample` re-deals."""
 
     def __init__(self, game: Any, view: dict[str, Any], options: Mapping[str, str] | None,
                  rules: Any, check: bool) -> None:
@@ -112,3 +115,15 @@ class TSBelief:
 #: The engine's re-deal (``standoff.server.games.twilight_struggle.determinize.redeal``), which
 #: ``TwilightStruggle.determinize`` uses too: ``redeal(state, me, known, secret_headline, rng)``.
 redeal = D.redeal
+
+
+def _random_playout(game: Any, state: Any, rng: random.Random) -> bool:
+    """The uniform rollout on the engine's own functions (compiled: C calls), when it can."""
+    if not playout.plays(game):
+        return False
+    playout.random_playout(game, state, rng)
+    return True
+
+
+#: What the game's spec carries (``GameSpec.forward_model``).
+FORWARD_MODEL = ForwardModel(belief=TSBelief, infer_rules=infer_rules, random_playout=_random_playout)

@@ -1,9 +1,9 @@
-"""The replay of the Twilight Struggle forward model (:mod:`standoff.sdk.simulate_ts`): a view's
+"""The replay of the Twilight Struggle forward model (:mod:`.belief`): a view's
 history replayed on a fresh state of the real engine, decision by decision, with the cards the
 role could not see filled in and exchanged (swapped identities) whenever a public fact names one,
 each decision checked against the history's log entries and next decision, and retried after
 re-dealing the other side's unknown cards when the engine's consequences of the hidden hand differ.
-:mod:`standoff.sdk.simulate_ts` documents the approach in full.
+:mod:`.belief` documents the approach in full.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import bisect
 import random
 from typing import Any
 
-from ..server.core.game import CHANCE
-from ..server.games.twilight_struggle import ops as O
-from ..server.games.twilight_struggle.determinize import headline_revealed as _headline_revealed
-from ..server.games.twilight_struggle.state import USSR
-from .types import SimulationError
-from .simulate_ts_cards import (
+from ...core.game import CHANCE
+from ...forward_model import SimulationError, differences
+from . import ops as O
+from .determinize import headline_revealed as _headline_revealed
+from .state import USSR
+from .belief_cards import (
     _ATTEMPTS,
     _BY_ID,
     _CARD,
@@ -585,13 +585,9 @@ class _Replay:
             if mine != view:
                 raise _Mismatch(
                     "the replayed state shows a different view (fields: "
-                    + ", ".join(_differences(mine, view)) + ")"
+                    + ", ".join(differences(mine, view)) + ")"
                 )
         else:
             decision = self.game.decision(state)
             if (None if decision is None else decision.step) != view.get("step"):
                 raise _Mismatch(f"the replayed state is at step {decision and decision.step!r}")
-
-
-def _differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
