@@ -16,7 +16,6 @@ The specs are the referee's own (:mod:`standoff.server.specs`, beside the hook s
 """
 
 from ..server.codec_table import add_discovery, register_codec
-from ..server.games import builtin_codecs
 from ..server.specs import (
     CAPABILITIES,
     ENTRY_POINT_GROUP,
@@ -43,6 +42,10 @@ __all__ = [
 
 
 def _builtin_codecs() -> None:
+    # Imported here, not with the SDK: a bot's process loads the engines only when it meets a
+    # game it has no codec for, and `standoff` checks the compiled engine before it loads them.
+    from ..server.games import builtin_codecs
+
     for codec in builtin_codecs():
         register_codec(codec, builtin=True)
 

@@ -537,16 +537,3 @@ def test_the_rare_events_reach_their_steps():
                 "ask_not_discard", "olympic_roll", "summit_roll", "ev_choice", "event_country"}
     seen = set().union(*(_round_trip_through(*event) for event in EVENTS))
     assert expected <= seen, sorted(expected - seen)
-
-
-def test_the_generic_position_modules_name_no_game():
-    """Positions reach each game's format, text form and schema through its GameSpec: the
-    modules that dispatch name no game (the games' parts live in their own packages)."""
-    root = pathlib.Path(standoff.server.__file__).parent.parent
-    generic = ["server/positions.py", "server/position_files.py", "server/core/position.py",
-               "server/core/record.py", "sdk/positions.py", "scripts/position_schema.py"]
-    words = re.compile(r"schotten|twilight|goofspiel|battle.line", re.IGNORECASE)
-    named = [f"{path}:{n}" for path in generic
-             for n, line in enumerate((root / path).read_text(encoding="utf-8").splitlines(), start=1)
-             if words.search(line)]
-    assert named == []
