@@ -2,6 +2,7 @@
 the referee's own (:mod:`standoff.server.decisions`: an in-process bot gets the same objects a
 remote one decodes); the SDK is where authors import them from."""
 
+from . import plugin as _plugin  # noqa: F401 - a bot's process finds the games' view codecs (discovery)
 from ..server.decisions import (
     Decision,
     HistoryBook,

@@ -5,6 +5,7 @@ three kinds of codec, and :mod:`standoff.server.codec_table`); each built-in gam
 (``standoff.server.games.<game>.codec``) and is reached through :func:`codec_for`.
 """
 
+from . import plugin as _plugin  # noqa: F401 - a bot's process finds the games' view codecs (discovery)
 from ..server.codec_table import as_dict, codec_for, codec_for_message, decode_view, register_codec, registered_codec
 from ..server.codecs import (
     TYPE_URL_PREFIX,

@@ -412,7 +412,8 @@ def test_a_bare_import_of_a_game_refuses_a_stale_module(tmp_path):
 
 def test_the_sdk_refuses_a_stale_engine(tmp_path):
     shim = _fake_stale(tmp_path, "core.game", "games.schotten_totten.playout")
-    _assert_refused(_run(shim, code="import standoff.sdk; print('ran')"), "core.game")
+    # The SDK's names load on first use (PEP 562): its Bot needs the engine's contract.
+    _assert_refused(_run(shim, code="from standoff.sdk import Bot; print('ran')"), "core.game")
     shim = _fake_stale(tmp_path / "forward-model", "games.schotten_totten.playout")
     run = _run(shim, code="import standoff.sdk; print('sdk')")  # the SDK's core does not load the playout
     assert run.returncode == 0 and run.stdout == "sdk\n", run.stderr
