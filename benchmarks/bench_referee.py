@@ -233,6 +233,17 @@ METRICS = (
 )
 
 
+def _bot_runner() -> str:
+    """The module that runs ``standoff bot run`` in the tree under test: the SDK's since issue 42,
+    the server's command line before (``--against`` an older tree)."""
+    import standoff.server
+
+    # Not resolved: under --against the path goes through the tree's shim, whose links say which
+    # tree's folders these are.
+    sdk_cli = Path(standoff.server.__file__).parent.parent / "sdk" / "cli.py"
+    return "standoff.sdk.cli" if sdk_cli.exists() else "standoff.server.cli"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=None,
@@ -338,7 +349,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
             bot_thread, _ = run_in_thread(RandomBot(1), address, secrets[0], matches=per_bot[0])
         else:  # the realistic set-up: bots are processes of their own
             bots = [subprocess.Popen(
-                [sys.executable, "-m", "standoff.tournaments.cli", "bot", "run", "random", "--address", address,
+                [sys.executable, "-m", _bot_runner(), "bot", "run", "random", "--address", address,
                  "--matches", str(per_bot[b])],
                 env=dict(os.environ, STANDOFF_TOKEN=secrets[b]), stdout=subprocess.DEVNULL,
             ) for b in range(processes)]
