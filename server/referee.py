@@ -267,7 +267,7 @@ class Referee:
         slog = log.bind(session=session.id, bot=session.identity.name)
 
         # Messages are handled here, or straight from the gRPC reader once nothing is queued
-        # (``Inbox.direct``): the same function, one message at a time.
+        # (``Inbox.direct``, one-thread driver only): the same function, one message at a time.
         def handle(message: Any) -> None:
             if session.closed:
                 return

@@ -38,7 +38,7 @@ from grpc_reflection.v1alpha import reflection
 from standoff.v1 import referee_pb2 as pb
 
 from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, RegistryError, TokenRegistry
-from .bridge import Inbox, StreamWriter, TrioBridge, guest_mode
+from .bridge import EagerWriter, Inbox, TrioBridge, guest_mode
 from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
 from .host_pool import HostPool
@@ -277,8 +277,8 @@ class RefereeServicer:
             id=secrets.token_hex(6),
             identity=identity,
             inbox=Inbox(self.bridge, self.referee.inbox_limit),
-            # Put from trio's match and session code; a task of this stream writes it (bridge.StreamWriter).
-            out=StreamWriter(context.write, asyncio.get_running_loop()),
+            # Written from trio's match and session code at once (bridge.EagerWriter).
+            out=EagerWriter(context.write, asyncio.get_running_loop()),
         )
         mine.add(session)
         self.session_tokens[session] = self.tokens.digest(_token_from(context) or "")
@@ -338,7 +338,6 @@ class RefereeServicer:
         finally:
             self.streams.discard(stream)
             reader.cancel()
-            session.out.cancel()
             session.inbox.close()
             session.closed = True
             mine.discard(session)

@@ -3,8 +3,9 @@
 The referee speaks its own language here: a session it ends gets an :class:`Ending` (flooding,
 an undecodable message, an unsupported protocol version...). Which gRPC status each one becomes is
 decided at the gRPC edge (:mod:`.rpc`), the only module that knows gRPC. Outgoing messages go to
-an :class:`Outbox` the edge provides (:class:`~.bridge.StreamWriter` there: a task of the stream
-writes them in order), as bytes serialised once, deterministically.
+an :class:`Outbox` the edge provides (:class:`~.bridge.EagerWriter` there: each write starts at
+once), as bytes serialised once,
+deterministically.
 """
 
 from __future__ import annotations

@@ -588,12 +588,16 @@ def test_twilight_struggle_over_the_wire(server):
     assert game.outcome(state).termination == record.footer["termination"]
 
 
-def test_a_referee_bug_handling_a_message_ends_only_that_session(tmp_path, monkeypatch):
+@pytest.mark.parametrize("guest", ["one-thread", "threads"])
+def test_a_referee_bug_handling_a_message_ends_only_that_session(tmp_path, monkeypatch, guest):
     """A bug while the referee handles a session's message (a choice here) ends that session with
-    INTERNAL and nothing else: the next session is served. The choice is handled straight from
-    the gRPC reader (``Inbox.direct``), the hello before it by the session's trio task."""
+    INTERNAL and nothing else: the next session is served. Checked on both trio drivers: with one
+    thread the choice is handled straight from the gRPC reader (``Inbox.direct``), otherwise by
+    the session's trio task."""
+    from standoff.server.bridge import GUEST_ENV
     from standoff.server.referee import Referee
 
+    monkeypatch.setenv(GUEST_ENV, guest)
     choice = Referee._choice
 
     def buggy(self, session, message):
