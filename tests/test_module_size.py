@@ -3,17 +3,17 @@
 A module past that size holds more than one concept: split it along a seam (one concept per
 module), do not squeeze lines. The modules of the installed packages ``standoff.server``,
 ``standoff.sdk``, ``standoff.bots`` and ``standoff.tournaments`` are found from the packages'
-locations (:func:`importlib.util.find_spec`, as in ``tests/test_import_cycles.py``); nothing is
-imported. :data:`ALLOWED` names the exceptions, each with its reason; an exception that has come
-within the limit is reported too, so that the list only ever holds modules that need it.
+locations by ``tests/test_import_cycles.py``'s walk; nothing is imported. :data:`ALLOWED` names
+the exceptions, each with its reason; an exception that has come within the limit is reported
+too, so that the list only ever holds modules that need it.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 
-PACKAGES = ("standoff.server", "standoff.sdk", "standoff.bots", "standoff.tournaments")
+from test_import_cycles import _modules  # the same walk of the four packages
+
 MAX_LINES = 800
 
 #: Modules allowed past :data:`MAX_LINES`: module -> why.
@@ -21,22 +21,6 @@ ALLOWED: dict[str, str] = {
     # the Card record type and the literal table of all 110 cards, with the indexes derived from it
     "standoff.server.games.twilight_struggle.card_data": "data table",
 }
-
-
-def _modules() -> dict[str, pathlib.Path]:
-    """Every module of the project's packages: dotted name -> file."""
-    found: dict[str, pathlib.Path] = {}
-    for package in PACKAGES:
-        spec = importlib.util.find_spec(package)
-        assert spec is not None and spec.submodule_search_locations, f"{package} is not installed"
-        for location in spec.submodule_search_locations:
-            root = pathlib.Path(location)
-            for path in sorted(root.rglob("*.py")):
-                parts = path.relative_to(root).with_suffix("").parts
-                if parts[-1] == "__init__":
-                    parts = parts[:-1]
-                found[".".join((package, *parts))] = path
-    return found
 
 
 def _lines(path: pathlib.Path) -> int:
