@@ -15,7 +15,8 @@ The specs are the referee's own (:mod:`standoff.server.specs`, beside the hook s
 :mod:`standoff.server.hookspecs`); ``docs/games.md`` walks through a whole game plugin.
 """
 
-from ..server.codec_table import add_discovery, register_codec
+from ..server.codec_table import add_discovery
+from ..server.plugins import register_builtin_codecs
 from ..server.specs import (
     CAPABILITIES,
     ENTRY_POINT_GROUP,
@@ -41,16 +42,7 @@ __all__ = [
 ]
 
 
-def _builtin_codecs() -> None:
-    # Imported here, not with the SDK: a bot's process loads the engines only when it meets a
-    # game it has no codec for, and `standoff` checks the compiled engine before it loads them.
-    from ..server.games import builtin_codecs
-
-    for codec in builtin_codecs():
-        register_codec(codec, builtin=True)
-
-
 # A bot's process decodes the built-in games' views and the installed plugins' without loading
 # any registry: the first view of a game it has no codec for looks here.
-add_discovery(_builtin_codecs)
+add_discovery(register_builtin_codecs)
 add_discovery(discover_installed_games)

@@ -162,14 +162,16 @@ def builtin_game_specs() -> tuple[GameSpec, ...]:
     return builtin_specs(BUILTIN_DISTRIBUTION)
 
 
-def _builtin_codecs() -> None:
+def register_builtin_codecs() -> None:
+    """Enter the built-in games' view codecs in this process's table (the discovery of a process
+    that has not loaded a registry yet: the referee's, and a bot's through the SDK)."""
     from .games import builtin_codecs
 
     for codec in builtin_codecs():
         register_codec(codec, builtin=True)
 
 
-add_discovery(_builtin_codecs)  # a process that has not loaded a registry yet
+add_discovery(register_builtin_codecs)  # a process that has not loaded a registry yet
 
 
 @hookimpl
