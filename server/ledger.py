@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,25 +84,54 @@ def chain_text(line: dict[str, Any], prev: str) -> str:
     return json.dumps({**line, "prev": prev}, sort_keys=True)
 
 
+def last_line(path: Path) -> tuple[str, int] | None:
+    """The last complete (newline-ended), non-blank line of ``path`` without its newline, and the
+    offset just past that newline; None if there is none. Reads only the file's end, whatever
+    its length (a ledger of a million lines is not read whole at every start)."""
+    if not path.exists():
+        return None
+    with open(path, "rb") as file:
+        end = file.seek(0, os.SEEK_END)
+        size = 1 << 14
+        while True:
+            start = max(0, end - size)
+            file.seek(start)
+            data = file.read(end - start)
+            pos = data.rfind(b"\n") + 1  # past the last newline: a torn tail is not a line
+            while pos > 0:
+                newline = data.rfind(b"\n", 0, pos - 1)  # the one before the line ending at pos
+                if newline < 0 and start > 0:
+                    break  # the line may begin before the block: read a larger one
+                raw = data[newline + 1:pos - 1]
+                if raw.strip():
+                    return raw.decode("utf-8"), start + pos
+                pos = newline + 1
+            if start == 0:
+                return None
+            size *= 4
+
+
 def last_digest(path: Path) -> str:
     """The digest of the last complete line of ledger ``path`` (:data:`GENESIS` if none)."""
-    if not path.exists():
-        return GENESIS
-    last = ""
-    with open(path, encoding="utf-8") as file:
-        for raw in file:
-            if raw.endswith("\n") and raw.strip():
-                last = raw[:-1]
-    return line_digest(last) if last else GENESIS
+    last = last_line(path)
+    return line_digest(last[0]) if last else GENESIS
 
 
-def read_chain(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_chain(path: Path, *, start: ChainPoint | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """The lines of ledger ``path`` as ``(line number, object)``, checking the chain as it goes;
     raises :class:`LedgerError` naming the first line that breaks it. A torn last line (no
-    newline: a write cut by a crash) is skipped, as a resume cuts it."""
-    prev = GENESIS
-    with open(path, encoding="utf-8") as file:
-        for number, raw in enumerate(file, start=1):
+    newline: a write cut by a crash) is skipped, as a resume cuts it.
+
+    ``start``: go on from a point checked earlier (an index's last line, :class:`ChainPoint`)
+    instead of the first line: only the lines after it are read and checked, the first of them
+    against ``start.digest``. What lies before is taken as checked then (``standoff verify``
+    reads from the first line)."""
+    point = start or ChainPoint()
+    prev, number = point.digest, point.line
+    with open(path, encoding="utf-8", newline="\n") as file:
+        file.seek(point.offset)
+        for raw in file:
+            number += 1
             if not raw.endswith("\n"):
                 return  # torn tail
             text = raw[:-1]
@@ -121,6 +151,41 @@ def read_chain(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 )
             prev = line_digest(text)
             yield number, obj
+
+
+@dataclass(frozen=True)
+class ChainPoint:
+    """A point of a ledger checked up to: the number of lines before it (``line``), the byte
+    offset just past them (``offset``) and the digest of the last of them (``digest``;
+    :data:`GENESIS` at the start). An index keeps one so that a start reads only what was
+    appended since."""
+
+    line: int = 0
+    offset: int = 0
+    digest: str = GENESIS
+
+    def still_there(self, path: Path) -> bool:
+        """Whether ``path`` still has, just before ``offset``, a line whose digest is ``digest``
+        (the file was not cut or rewritten at that point; lines before it are not re-read)."""
+        if self.offset == 0:
+            return True
+        try:
+            with open(path, "rb") as file:
+                if file.seek(0, os.SEEK_END) < self.offset:
+                    return False
+                back = min(self.offset, 1 << 16)
+                while True:
+                    file.seek(self.offset - back)
+                    data = file.read(back)
+                    if not data.endswith(b"\n"):
+                        return False
+                    body = data[:-1]
+                    cut = body.rfind(b"\n")
+                    if cut >= 0 or back == self.offset:
+                        return line_digest(body[cut + 1:].decode("utf-8")) == self.digest
+                    back = min(self.offset, back * 4)
+        except (OSError, UnicodeDecodeError):
+            return False
 
 
 class LedgerWriter:
@@ -149,6 +214,6 @@ class LedgerWriter:
 
 
 __all__ = [
-    "GENESIS", "LedgerError", "LedgerWriter", "TIMING_FIELDS", "chain_text", "digests", "last_digest",
+    "ChainPoint", "GENESIS", "LedgerError", "LedgerWriter", "TIMING_FIELDS", "chain_text", "digests", "last_digest", "last_line",
     "line_digest", "read_chain", "record_digest",
 ]

@@ -83,10 +83,31 @@ def read_record(path: str | os.PathLike[str]) -> Record:
 
 
 def cut_torn_tail(path: str | os.PathLike[str]) -> None:
-    """Cut a line a crash left half-written at the end of an append-only JSONL file."""
-    data = Path(path).read_bytes()
-    if data and not data.endswith(b"\n"):
-        with open(path, "r+b") as file:
-            file.truncate(data.rfind(b"\n") + 1)
-            file.flush()
-            os.fsync(file.fileno())
+    """Cut a line a crash left half-written at the end of an append-only JSONL file. Reads only
+    the file's end (a ledger of a million lines is not read whole at every start)."""
+    with open(path, "r+b") as file:
+        end = file.seek(0, os.SEEK_END)
+        if not end:
+            return
+        file.seek(end - 1)
+        if file.read(1) == b"\n":
+            return
+        keep = _last_newline_end(file, end)
+        file.truncate(keep)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def _last_newline_end(file: Any, end: int, block: int = 1 << 16) -> int:
+    """The offset just past the last ``\\n`` before ``end`` in the binary ``file`` (0 if none),
+    reading backwards a block at a time."""
+    position = end
+    while position > 0:
+        start = max(0, position - block)
+        file.seek(start)
+        chunk = file.read(position - start)
+        found = chunk.rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        position = start
+    return 0
