@@ -73,15 +73,12 @@ def verify_folder(folder: str | Path, *, registry: Any = None, replay_records: b
         from .plugins import load_registry
 
         registry = load_registry()
-    checker = _Checker(folder / "records", registry, replay_records)
+    checker = LineChecker(folder / "records", registry, replay_records)
     lines = 0
     try:
         for number, line in read_chain(ledger):
             lines += 1
-            try:
-                checker.line(line)
-            except (LedgerError, ReplayError, OSError, KeyError, TypeError, ValueError) as exc:
-                raise VerifyError(f"{ledger}: line {number} ({line.get('match_id', '?')}): {_text(exc)}") from None
+            checker.check(ledger, number, line)
     except LedgerError as exc:
         raise VerifyError(str(exc)) from None
     on_disk = sorted(p.name for p in (folder / "records").glob("*.jsonl")) if (folder / "records").is_dir() else []
@@ -97,15 +94,29 @@ def _text(exc: BaseException) -> str:
     return str(exc)
 
 
-class _Checker:
+class LineChecker:
+    """Checks ledger lines one at a time against ``records`` (points 2 to 4 of the module
+    docstring; the chain is :func:`~.ledger.read_chain`'s). :func:`verify_folder` runs it over
+    every line; a server's start (:mod:`.match_index`) over the lines appended since its index's
+    last point, without replay. ``headers``: the record headers of the line checked last."""
+
     def __init__(self, records: Path, registry: Any, replay_records: bool) -> None:
         self.records = records
         self.registry = registry
         self.replay = replay_records
         self.replayed = 0
         self.seen: set[str] = set()
+        self.headers: dict[str, dict[str, Any]] = {}
+
+    def check(self, ledger: Path, number: int, line: dict[str, Any]) -> None:
+        """Check line ``number`` of ``ledger``; :class:`VerifyError` naming it if it fails."""
+        try:
+            self.line(line)
+        except (LedgerError, ReplayError, OSError, KeyError, TypeError, ValueError) as exc:
+            raise VerifyError(f"{ledger}: line {number} ({line.get('match_id', '?')}): {_text(exc)}") from None
 
     def line(self, line: dict[str, Any]) -> None:
+        self.headers = {}
         names = line["records"]
         if not isinstance(names, dict) or not names:
             raise LedgerError("names no record")
@@ -130,6 +141,7 @@ class _Checker:
     def _record(self, name: str, line: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         """The record's outcome line and replayed final state (None without replay)."""
         record = read_record(self.records / name)
+        self.headers[name] = record.header
         if record.footer is None:
             raise LedgerError(f"record {name} has no outcome line")
         roles = record.header.get("roles") or {}

@@ -249,7 +249,7 @@ class Error(_message.Message):
     def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ..., match_id: _Optional[str] = ..., decision_id: _Optional[int] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "ruleset", "seats", "status", "result", "seed")
+    __slots__ = ("match_id", "game", "ruleset", "seats", "status", "result", "seed", "finished_ms")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
@@ -257,6 +257,7 @@ class MatchSummary(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     ruleset: str
@@ -264,21 +265,34 @@ class MatchSummary(_message.Message):
     status: MatchStatus
     result: MatchEnded
     seed: int
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoleBot, _Mapping]]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., result: _Optional[_Union[MatchEnded, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+    finished_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoleBot, _Mapping]]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., result: _Optional[_Union[MatchEnded, _Mapping]] = ..., seed: _Optional[int] = ..., finished_ms: _Optional[int] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("status", "limit")
+    __slots__ = ("status", "limit", "page_token", "bot", "game", "finished_after_ms", "finished_before_ms")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
     status: MatchStatus
     limit: int
-    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., limit: _Optional[int] = ...) -> None: ...
+    page_token: str
+    bot: str
+    game: str
+    finished_after_ms: int
+    finished_before_ms: int
+    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., limit: _Optional[int] = ..., page_token: _Optional[str] = ..., bot: _Optional[str] = ..., game: _Optional[str] = ..., finished_after_ms: _Optional[int] = ..., finished_before_ms: _Optional[int] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
-    __slots__ = ("matches",)
+    __slots__ = ("matches", "next_page_token")
     MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     matches: _containers.RepeatedCompositeFieldContainer[MatchSummary]
-    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetMatchRecordRequest(_message.Message):
     __slots__ = ("match_id",)
