@@ -189,17 +189,20 @@ class Referee:
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         self.archive.load()
-        async with trio.open_nursery() as nursery:
-            self.nursery = nursery
-            if self.hosts is not None:
-                await self.hosts.start(nursery)
-            task_status.started()
-            try:
-                await trio.sleep_forever()
-            finally:
+        try:
+            async with trio.open_nursery() as nursery:
+                self.nursery = nursery
                 if self.hosts is not None:
-                    with trio.CancelScope(shield=True):
-                        await self.hosts.aclose()
+                    await self.hosts.start(nursery)
+                task_status.started()
+                try:
+                    await trio.sleep_forever()
+                finally:
+                    if self.hosts is not None:
+                        with trio.CancelScope(shield=True):
+                            await self.hosts.aclose()
+        finally:
+            self.archive.close()
 
     async def drain(self, timeout_s: float, hurry: trio.Event | None = None) -> None:
         """A graceful shutdown: take no new session (reconnects of seated bots excepted) and
@@ -446,7 +449,8 @@ class Referee:
         """An answer for no running match of this session's: stale if the match is over."""
         # Ids are echoed back only when they can be real ones (no megabyte of garbage returned).
         echoed = match_id if len(match_id) <= 64 else ""
-        if seated or match_id in self.archive.finished_ids:
+        # Over: asked of the index (a real id is short; a megabyte of garbage is not looked up).
+        if seated or (len(match_id) <= 256 and self.archive.has(match_id)):
             session.error(pb.ERROR_CODE_STALE_DECISION, "the match is over", echoed, decision_id)
         else:
             session.error(pb.ERROR_CODE_NOT_YOUR_MATCH, f"match {short(match_id, 64)!r} has no seat of yours",
@@ -564,6 +568,10 @@ class Referee:
         mlog = log.bind(match=match.id, game=match.game.name)
         driver = match.driver
         try:
+            # Its index row first ('playing'), before its record's first line: a start after a
+            # kill finds the record from it (Archive.load).
+            await self.archive.begin(match.id, match.game.name, match.rules.ruleset,
+                                     {role: seat.bot for role, seat in match.seats.items()}, match.record_path)
             with trio.CancelScope() as match.scope:
                 try:
                     async with trio.open_nursery() as runners:

@@ -39,12 +39,13 @@ from standoff.v1 import referee_pb2 as pb
 
 from .auth import DEFAULT_MAX_SESSIONS_PER_BOT, DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, RegistryError, TokenRegistry
 from .bridge import EagerWriter, Inbox, TrioBridge, guest_mode
-from .core.game import UNRATED_TERMINATIONS
 from .faults import FORFEIT, TimeControl
 from .host_pool import HostPool
+from .match_store import MAX_PAGE, Filters, PageTokenError
 from .referee import MatchError, Referee, ShuttingDown
 from .sandbox import SOCKET_NAME, Sandbox, backend_problem, open_socket, private_socket_dir
 from .sessions import UNDECODABLE, Ending, Session
+from .storage import StorageError
 from .verify import VerifyError
 
 log = structlog.get_logger("standoff.rpc")
@@ -349,27 +350,37 @@ class RefereeServicer:
 
     async def ListMatches(self, request: pb.ListMatchesRequest, context):  # noqa: N802
         await self._identity(context)
-        limit = request.limit or 100
-        # Seeds only of matches that are over, and whose paired matches are over too: until
-        # then a seed would let anyone compute the deal and every draw.
-        summaries = [m.summary() for m in self.referee.matches.values()]
-        summaries.extend(self.referee.public_summary(s) for s in reversed(self.referee.archive.finished))
-        if request.status:
-            summaries = [s for s in summaries if s.status == request.status]
-        return pb.ListMatchesResponse(matches=summaries[:limit])
+        limit = min(request.limit or 100, MAX_PAGE)
+        filters = Filters(request.bot, request.game, request.finished_after_ms, request.finished_before_ms)
+        referee = self.referee
+        # Live matches (seed 0: until a match is over its seed would let anyone compute the deal
+        # and every draw) on the first page only, then finished ones newest first, a page at a time.
+        live = [] if request.page_token or request.status == pb.MATCH_STATUS_FINISHED else [
+            summary for summary in (m.summary() for m in referee.matches.values())
+            if (not request.status or summary.status == request.status) and filters.admits(summary)][:limit]
+        finished: list[pb.MatchSummary] = []
+        token = ""
+        if request.status in (pb.MATCH_STATUS_UNSPECIFIED, pb.MATCH_STATUS_FINISHED):
+            try:
+                finished, token = referee.archive.page(filters, request.page_token, limit - len(live))
+            except PageTokenError as exc:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            except StorageError as exc:
+                await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        matches = live + [referee.public_summary(s) for s in finished]
+        return pb.ListMatchesResponse(matches=matches, next_page_token=token)
 
     async def GetMatchRecord(self, request: pb.GetMatchRecordRequest, context):  # noqa: N802
         await self._identity(context)
         match_id = request.match_id
         if match_id in self.referee.matches:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id!r} is still being played")
-        if match_id not in self.referee.archive.finished_ids:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no finished match {match_id!r}")
-        path = self.referee.data_dir / "records" / f"{Path(match_id).name}.jsonl"
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no record for match {match_id!r}")
+            text = self.referee.archive.record_text(match_id)
+        except StorageError as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        if text is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no finished match {match_id!r}")
         return pb.GetMatchRecordResponse(match_id=match_id, record_jsonl=text)
 
     async def StartMatch(self, request: pb.StartMatchRequest, context):  # noqa: N802
@@ -408,24 +419,10 @@ class RefereeServicer:
 
     async def GetStandings(self, request: pb.GetStandingsRequest, context):  # noqa: N802
         await self._identity(context)
-        table: dict[str, list[float]] = {}
-        for summary in self.referee.archive.finished:
-            if request.game and summary.game != request.game:
-                continue
-            if summary.result.termination in UNRATED_TERMINATIONS:  # no result: counts for nobody
-                continue
-            scores = {s.role: s.score for s in summary.result.scores}
-            for seat in summary.seats:
-                row = table.setdefault(seat.bot, [0, 0, 0, 0, 0.0])
-                score = scores.get(seat.role, 0.0)
-                row[0] += 1
-                row[1 if score == 1.0 else 2 if score > 0 else 3] += 1
-                row[4] += score
-        standings = [
-            pb.BotStanding(bot=bot, played=r[0], wins=r[1], draws=r[2], losses=r[3], score=r[4])
-            for bot, r in table.items()
-        ]
-        standings.sort(key=lambda s: (-s.score, s.bot))
+        try:  # kept per game and bot as matches finish (the index's standings): no match is read
+            standings = self.referee.archive.standings(request.game)
+        except StorageError as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         return pb.GetStandingsResponse(standings=standings)
 
 
@@ -652,6 +649,11 @@ async def start_server(
         if isinstance(found, VerifyError):
             raise ServeError(f"{found}; refusing to serve (`standoff verify {data_dir}` shows it; --no-verify "
                              "serves anyway)") from None
+        found = exc.split(StorageError)[0] if isinstance(exc, BaseExceptionGroup) else exc
+        while isinstance(found, BaseExceptionGroup):
+            found = found.exceptions[0]
+        if isinstance(found, StorageError):  # the index: corrupt, foreign, newer, full disk, read-only
+            raise ServeError(f"{found}; refusing to serve") from None
         raise
     if on_referee is not None:
         on_referee(referee)

@@ -166,7 +166,10 @@ def test_a_second_signal_ends_the_drain_at_once(tmp_path):
     assert json.loads((data / "records" / f"{match_id}.jsonl").read_text().splitlines()[-1])["termination"] == "shutdown"
 
 
-def test_an_edited_ledger_stops_the_server_from_starting(tmp_path):
+def test_an_edited_ledger_is_caught_by_verify_and_by_a_start_that_reads_the_line(tmp_path):
+    """A start checks only the ledger lines written since its index's last point (docs/storage.md);
+    `standoff verify` checks them all. An earlier line edited is caught by verify, and by a start
+    that reads it: here one whose index is gone (filled again from the files, every line checked)."""
     data = tmp_path / "data"
     server = ServerThread(data).start()
     try:
@@ -180,12 +183,13 @@ def test_an_edited_ledger_stops_the_server_from_starting(tmp_path):
     first["winner"] = "p2" if first["winner"] == "p1" else "p1"
     lines[0] = json.dumps(first, sort_keys=True)
     ledger.write_text("\n".join(lines) + "\n")
+    check = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "verify", str(data)],
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 1 and "line 1" in check.stderr
+    (data / "index.sqlite").unlink()
     run = subprocess.run(
         [sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0", "--data-dir", str(data)],
         capture_output=True, text=True, timeout=60,
     )
     errors = [line for line in run.stderr.splitlines() if line.startswith("standoff:")]
     assert run.returncode == 2 and len(errors) == 1 and "matches.jsonl: line 1" in errors[0], run.stderr
-    check = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "verify", str(data)],
-                           capture_output=True, text=True, timeout=60)
-    assert check.returncode == 1 and "line 1" in check.stderr
