@@ -31,7 +31,7 @@ from .verify import LineChecker, VerifyError
 
 log = structlog.get_logger("standoff.referee")
 
-__all__ = ["LEDGER_NAME", "Archive"]
+__all__ = ["LEDGER_NAME", "Archive", "ledger_line"]
 
 
 def _now_ms() -> int:
@@ -116,7 +116,7 @@ class Archive:
                 continue
             header, footer = record.header, record.footer
             self._last_ms = finished_ms
-            texts.append(self.ledger.text(_ledger_line(
+            texts.append(self.ledger.text(ledger_line(
                 match_id, header.get("game", ""), header.get("ruleset", ""), header.get("roles") or {},
                 footer, name, record_digest(path), started_ms, finished_ms)))
         if cut:
@@ -173,7 +173,7 @@ class Archive:
         footer = {"winner": result.winner or None, "scores": {s.role: s.score for s in result.scores},
                   "termination": result.termination, "reason": result.reason, "faults": faults}
         prev = self.ledger.prev
-        text = self.ledger.text(_ledger_line(summary.match_id, summary.game, summary.ruleset, seats, footer, name,
+        text = self.ledger.text(ledger_line(summary.match_id, summary.game, summary.ruleset, seats, footer, name,
                                              record_digest(self.records / name), started, finished))
         try:
             self.ledger.append(text)
@@ -223,7 +223,7 @@ class Archive:
         return text
 
 
-def _ledger_line(match_id: str, game: str, ruleset: str, seats: dict[str, str], footer: dict[str, Any], name: str,
+def ledger_line(match_id: str, game: str, ruleset: str, seats: dict[str, str], footer: dict[str, Any], name: str,
                  digest: str, started_ms: int | None, finished_ms: int) -> dict[str, Any]:
     """A server ledger line (:mod:`.ledger` adds ``prev``). ``started_ms``/``finished_ms``: the
     wall-clock ms the match started (absent if unknown) and its line was written."""
