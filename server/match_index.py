@@ -66,6 +66,7 @@ from .storage import (
     index_path,
     move_aside,
     open_index,
+    quick_check,
     set_meta,
     transaction,
 )
@@ -532,8 +533,8 @@ def _unusable(path: Path) -> bool:
         return True
     try:
         kind = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        conn.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.Error:
+        quick_check(conn, path)
+    except (sqlite3.Error, StorageError):
         return True
     finally:
         conn.close()

@@ -137,11 +137,22 @@ def set_meta(conn: sqlite3.Connection, key: str, value: object) -> None:
                  (key, str(value)))
 
 
-def open_index(path: Path, schema: Schema) -> tuple[sqlite3.Connection, bool]:
+def quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """SQLite's ``quick_check`` of every page (it reads the whole file: seconds for a history of
+    a million matches, so not at every start); :class:`StorageError` naming the first problem."""
+    rows = conn.execute("PRAGMA quick_check").fetchall()
+    if rows != [("ok",)]:
+        raise StorageError(f"{path}: damaged ({str(rows[0][0]) if rows else 'no answer'}): not a usable index: "
+                           f"run `standoff reindex {path.parent}` to rebuild it from the files")
+
+
+def open_index(path: Path, schema: Schema, *, check: bool = False) -> tuple[sqlite3.Connection, bool]:
     """Open (or create) the index ``path`` of kind ``schema``; returns the connection and
     whether it is *fresh* (just created, or of an older version and emptied): the caller then
     fills it from the files. :class:`StorageError` if the file is not an SQLite database, is an
-    index of another kind or of a newer version, or cannot be written."""
+    index of another kind or of a newer version, or cannot be written. ``check``: also read every
+    page (:func:`quick_check`); without it, opening reads a few pages whatever the index's size,
+    and a page damaged elsewhere shows (one line, :class:`StorageError`) when a query reads it."""
     conn = connect(path)
     with errors_as_storage(path):
         try:
@@ -163,7 +174,8 @@ def open_index(path: Path, schema: Schema) -> tuple[sqlite3.Connection, bool]:
                 _drop_all(conn)
                 _create(conn, schema)
                 return conn, True
-            conn.execute("PRAGMA quick_check").fetchall()  # a page that is not a b-tree raises
+            if check:
+                quick_check(conn, path)
             return conn, False
         except BaseException:
             conn.close()
@@ -200,4 +212,4 @@ def move_aside(path: Path) -> Path:
 
 
 __all__ = ["COMPANIONS", "INDEX_NAME", "Schema", "StorageError", "connect", "errors_as_storage", "get_meta",
-           "index_path", "move_aside", "open_index", "set_meta", "transaction"]
+           "index_path", "move_aside", "open_index", "quick_check", "set_meta", "transaction"]

@@ -59,16 +59,52 @@ def test_a_corrupt_index_file_is_refused_in_one_line(served):
     assert durable_files(served) == before
 
 
-def test_an_index_with_a_damaged_page_is_refused_in_one_line(served):
+def damage_page(path: Path, number: int) -> None:
+    """Overwrite page ``number`` (1-based, 4096 bytes) of an SQLite file with noise."""
+    data = bytearray(path.read_bytes())
+    assert len(data) >= number * 4096
+    data[(number - 1) * 4096:number * 4096] = os.urandom(4096)
+    path.write_bytes(bytes(data))
+
+
+def root_page(path: Path, name: str) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+
+
+def test_an_index_with_a_damaged_page_start_reads_is_refused_in_one_line(served):
     before = durable_files(served)
     path = served / "index.sqlite"
-    data = bytearray(path.read_bytes())
-    page = 4096
-    assert len(data) > 3 * page
-    data[2 * page:3 * page] = os.urandom(page)  # a b-tree page of the middle overwritten
-    path.write_bytes(bytes(data))
+    damage_page(path, root_page(path, "sqlite_autoindex_meta_1"))  # the meta table's keys: read at every start
     one_line(serve(served), "index.sqlite", "standoff reindex")
     assert durable_files(served) == before
+
+
+def test_a_page_damaged_elsewhere_shows_when_read_and_reindex_finds_it(served):
+    """A start reads a few pages whatever the index's size (no whole-file check: seconds for a
+    million matches); a damaged page it did not read shows, in one line, to the call that reads
+    it. ``standoff reindex`` checks every page: it moves the file aside and builds a new one."""
+    import grpc
+
+    before = durable_files(served)
+    path = served / "index.sqlite"
+    damage_page(path, root_page(path, "sqlite_autoindex_matches_2"))  # the seq index: ListMatches reads it
+    server = ServerThread(served).start()
+    try:
+        with pytest.raises(grpc.RpcError) as info:
+            server.call("ListMatches", pb.ListMatchesRequest(), pb.ListMatchesResponse)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert "index.sqlite" in info.value.details() and "standoff reindex" in info.value.details()
+    finally:
+        server.stop()
+    count, moved = rebuild(served)
+    assert count == 12 and moved == served / "index.sqlite.bad"
+    assert durable_files(served) == before
+    server = ServerThread(served).start()
+    try:
+        assert len(server.call("ListMatches", pb.ListMatchesRequest(), pb.ListMatchesResponse).matches) == 12
+    finally:
+        server.stop()
 
 
 def test_a_foreign_sqlite_file_is_refused_in_one_line(served):
