@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import Counter
 from pathlib import Path
 
 import grpc
@@ -378,6 +377,6 @@ def test_the_documented_sqlite3_shell_query_works(tmp_path):
     command = command.replace("standoff-data/", f"{tmp_path}/")
     run = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=30)
     assert run.returncode == 0 and run.stderr == "", run.stderr
-    oracle = Counter(bot for line in ledger_lines(tmp_path) for bot in line["seats"].values())
-    shown = [line.split("|") for line in run.stdout.splitlines()]
-    assert shown and all(int(played) <= oracle[bot] for bot, played, *_ in shown)
+    shown = {bot: (int(played), int(wins), int(draws), int(losses), float(score))
+             for bot, played, wins, draws, losses, score in (line.split("|") for line in run.stdout.splitlines())}
+    assert shown and shown == standings_oracle(tmp_path, "schotten-totten")
