@@ -137,8 +137,15 @@ class ServeProcess:
         return self.call("StartMatch", request, pb.StartMatchResponse)
 
     def matches(self, status: int = 0) -> list[pb.MatchSummary]:
-        return list(self.call("ListMatches", pb.ListMatchesRequest(status=status, limit=100000),
-                              pb.ListMatchesResponse).matches)
+        """Every match listed, page after page (a page holds at most 1000)."""
+        found, token = [], ""
+        while True:
+            response = self.call("ListMatches", pb.ListMatchesRequest(status=status, limit=1000, page_token=token),
+                                 pb.ListMatchesResponse)
+            found.extend(response.matches)
+            token = response.next_page_token
+            if not token:
+                return found
 
     def rss_kb(self) -> int:
         return rss_kb(self.pid)
