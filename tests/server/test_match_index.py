@@ -380,3 +380,36 @@ def test_the_documented_sqlite3_shell_query_works(tmp_path):
     shown = {bot: (int(played), int(wins), int(draws), int(losses), float(score))
              for bot, played, wins, draws, losses, score in (line.split("|") for line in run.stdout.splitlines())}
     assert shown and shown == standings_oracle(tmp_path, "schotten-totten")
+
+
+def test_live_matches_come_first_on_the_first_page_only_filtered_the_same_way(tmp_path):
+    write_finished_matches(tmp_path, 3, seed=20)
+    server = ServerThread(tmp_path).start()
+    try:
+        waiting = server.start_match(["remote:ghost", "greedy"], connect_timeout_ms=60_000).match_id
+        first = server.call("ListMatches", pb.ListMatchesRequest(limit=2), pb.ListMatchesResponse)
+        assert [s.match_id for s in first.matches] == [waiting, "m000002"]
+        assert first.matches[0].status == pb.MATCH_STATUS_WAITING and first.matches[0].seed == 0
+        second = server.call("ListMatches", pb.ListMatchesRequest(limit=2, page_token=first.next_page_token),
+                             pb.ListMatchesResponse)
+        assert [s.match_id for s in second.matches] == ["m000001", "m000000"] and not second.next_page_token
+
+        def listed(**fields) -> list[str]:
+            return [s.match_id for page in pages(server, **fields) for s in page]
+
+        assert listed(bot="remote:ghost") == [waiting]
+        assert waiting not in listed(bot="random") and waiting not in listed(game="twilight-struggle")
+        assert waiting not in listed(finished_after_ms=1)  # not finished: no finishing time
+        assert listed(status=pb.MATCH_STATUS_WAITING) == [waiting]
+        assert waiting not in listed(status=pb.MATCH_STATUS_FINISHED)
+        # a page the live matches fill still leads on to the finished ones
+        full = server.call("ListMatches", pb.ListMatchesRequest(limit=1), pb.ListMatchesResponse)
+        assert [s.match_id for s in full.matches] == [waiting] and full.next_page_token
+        rest = server.call("ListMatches", pb.ListMatchesRequest(limit=10, page_token=full.next_page_token),
+                           pb.ListMatchesResponse)
+        assert [s.match_id for s in rest.matches] == ["m000002", "m000001", "m000000"]
+        with pytest.raises(grpc.RpcError) as info:
+            server.record(waiting)
+        assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    finally:
+        server.shutdown()
