@@ -36,7 +36,7 @@ class Written:
     seats: dict[str, str]
     termination: str
     scores: dict[str, float]
-    finished_ms: int
+    finished_ms: int | None
 
 
 def finished_record(data: Path, match_id: str, game_name: str, seats: dict[str, str], seed: int,
@@ -59,12 +59,13 @@ def finished_record(data: Path, match_id: str, game_name: str, seats: dict[str, 
     return path
 
 
-def write_finished_matches(data: Path, count: int, *, seed: int = 1, first: int = 0,
-                           ledger: bool = True) -> list[Written]:
+def write_finished_matches(data: Path, count: int, *, seed: int = 1, first: int = 0, ledger: bool = True,
+                           start_ms: int | None = START_MS) -> list[Written]:
     """Write ``count`` finished matches into the data folder ``data`` (appending to a ledger
-    already there), match ids ``m000000``..., one second apart from :data:`START_MS`; returns
-    what was written, in ledger order. ``ledger=False``: records only (a folder whose ledger a
-    kill left behind)."""
+    already there), match ids ``m000000``... from ``first``, finished one second apart from
+    ``start_ms`` (None: lines without times, as written before the index); returns what was
+    written, in ledger order. ``ledger=False``: records only (a folder whose ledger a kill left
+    behind)."""
     rng = random.Random(seed)
     registry = load_registry(entry_points=False)
     writer = LedgerWriter(data / LEDGER_NAME) if ledger else None
@@ -79,10 +80,14 @@ def write_finished_matches(data: Path, count: int, *, seed: int = 1, first: int 
             match_id = f"m{i:06d}"
             path = finished_record(data, match_id, game_name, seats, rng.randrange(1, 2**62), termination, winner)
             footer = read_record(path).footer  # as written, for the line
-            finished_ms = START_MS + 1000 * i
+            finished_ms = None if start_ms is None else start_ms + 1000 * i
             if writer is not None:
                 line = ledger_line(match_id, game_name, registry.games[game_name].rules(None, {}).ruleset, seats,
-                                   footer, path.name, record_digest(path), finished_ms - 500, finished_ms)
+                                   footer, path.name, record_digest(path), None, finished_ms or 0)
+                if finished_ms is None:
+                    del line["finished_ms"]
+                else:
+                    line["started_ms"] = finished_ms - 500
                 texts.append(writer.text(line))
             written.append(Written(match_id, game_name, seats, footer["termination"], dict(footer["scores"]),
                                    finished_ms))

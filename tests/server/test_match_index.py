@@ -413,3 +413,23 @@ def test_live_matches_come_first_on_the_first_page_only_filtered_the_same_way(tm
         assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     finally:
         server.shutdown()
+
+
+def test_time_filters_are_exact_when_times_are_out_of_order_or_missing(tmp_path):
+    """Lines without times (written before the index) never pass a time filter; times that go
+    back in ledger order (a ledger another program wrote) still filter exactly."""
+    old = write_finished_matches(tmp_path, 10, seed=21, start_ms=None)
+    late = write_finished_matches(tmp_path, 10, seed=22, first=10, start_ms=START_MS + 100_000)
+    early = write_finished_matches(tmp_path, 10, seed=23, first=20, start_ms=START_MS)  # earlier than `late`
+    written = old + late + early
+    server = ServerThread(tmp_path).start()
+    try:
+        for after, before in ((START_MS + 25_000, 0), (0, START_MS + 115_000), (START_MS + 5_000, START_MS + 112_000)):
+            expected = [w.match_id for w in reversed(written) if w.finished_ms is not None
+                        and w.finished_ms >= after and (not before or w.finished_ms < before)]
+            got = pages(server, limit=4, finished_after_ms=after, finished_before_ms=before)
+            assert [s.match_id for page in got for s in page] == expected and expected
+        untimed = {s.match_id: s for page in pages(server) for s in page}["m000003"]
+        assert untimed.finished_ms == 0
+    finally:
+        server.stop()
