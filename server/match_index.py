@@ -18,7 +18,7 @@ Tables (``meta`` is :mod:`.storage`'s):
   bot's newest matches are one index range).
 * ``standings``: per ``(game, bot)``, played/wins/draws/losses/score over the rated finished
   matches, updated in the transaction that marks a match finished (``GetStandings`` reads it,
-  never ``matches``); the unrated terminations (``rpc.UNRATED_TERMINATIONS``) count for nobody.
+  never ``matches``); the unrated terminations (``core.game.UNRATED_TERMINATIONS``) count for nobody.
 * ``meta``: ``ledger_point`` (:class:`~.ledger.ChainPoint` as JSON: the ledger line the index has
   read up to), ``built`` (the index was filled from the files: a fill cut short leaves it unset,
   and the next start fills again), ``times_ordered``/``finished_ms_max`` (whether
@@ -167,8 +167,9 @@ class MatchIndex:
         (one line) if it is corrupt, foreign, of a newer version or cannot be written."""
         path = index_path(data_dir)
         if not path.exists():  # a WAL left without its database would be replayed into the new one
-            for suffix in COMPANIONS:
-                Path(str(path) + suffix).unlink(missing_ok=True)
+            with errors_as_storage(path):
+                for suffix in COMPANIONS:
+                    Path(str(path) + suffix).unlink(missing_ok=True)
         conn, fresh = open_index(path, SCHEMA)
         with errors_as_storage(path):
             try:
