@@ -204,3 +204,36 @@ class _Checker:
 def _same_scores(line: dict[str, Any], other: dict[str, Any], what: str) -> None:
     if set(line) != set(other) or any(abs(float(line[r]) - float(other[r])) > _SCORE_TOLERANCE for r in line):
         raise LedgerError(f"scores {line} but {what} says {other}")
+
+
+class LineChecker:
+    """The checks :func:`verify_folder` makes on each ledger line (every record the line names
+    exists, is named by no other line, has the digest the line gives, and says what the line
+    says; with ``replay_records``, replays by the rules), one line at a time: for an index that
+    catches up from a point checked earlier (the chain is :func:`~.ledger.read_chain`'s, from
+    that point) and reads only the lines appended since. ``named_before(name)``: whether a line
+    before the point already names the record ``name`` (the index knows; the lines before the
+    point are not read again)."""
+
+    def __init__(self, folder: str | Path, *, registry: Any = None, replay_records: bool = False,
+                 named_before: Any = None) -> None:
+        self.ledger = ledger_of(Path(folder))
+        if registry is None and replay_records:
+            from .plugins import load_registry
+
+            registry = load_registry()
+        self._checker = _Checker(Path(folder) / "records", registry, replay_records)
+        self._named_before = named_before
+
+    def check(self, number: int, line: dict[str, Any]) -> None:
+        """Check line ``number``; :class:`VerifyError` (the message :func:`verify_folder` gives
+        for it) at the first problem."""
+        try:
+            names = line.get("records")
+            if self._named_before is not None and isinstance(names, dict):
+                for name in names:
+                    if name not in self._checker.seen and self._named_before(name):
+                        raise LedgerError(f"record {name} is named by an earlier line too")
+            self._checker.line(line)
+        except (LedgerError, ReplayError, OSError, KeyError, TypeError, ValueError) as exc:
+            raise VerifyError(f"{self.ledger}: line {number} ({line.get('match_id', '?')}): {_text(exc)}") from None
