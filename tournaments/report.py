@@ -12,6 +12,8 @@ API
 * :func:`compute_ratings` — the content of ``ratings.json`` (layout below).
 * :func:`format_report` — the text ``standoff tournament`` / ``standoff ratings`` print.
 * :func:`write_outputs` — atomically rewrite ``elo.jsonl`` and ``ratings.json`` in a run folder.
+* :func:`write_ratings` — atomically rewrite ``ratings.json`` alone (a run's index keeps ``elo.jsonl``).
+* :func:`ratings_from_aggregates` — ``ratings.json`` from the sums it is made of (:mod:`.aggregates`).
 * :func:`ratings_text` / :func:`elo_text` — the exact bytes (as text) of those two files.
 
 Canonical order: results sorted by ``(index, match_id)``; within a match with more than two seats,
@@ -136,6 +138,7 @@ __all__ = [
     "ratings_text",
     "read_results",
     "write_outputs",
+    "write_ratings",
 ]
 
 RESULTS_FILE = "results.jsonl"
@@ -154,7 +157,11 @@ _NAME_MAX = 20  # names are cut to this in the matrices (the standings show them
 
 def _parse_line(raw: bytes) -> Result:
     """One results line → :class:`Result`; raises ``ValueError`` / ``json.JSONDecodeError``."""
-    data = json.loads(raw.decode("utf-8"))
+    return result_of(json.loads(raw.decode("utf-8")))
+
+
+def result_of(data: Any) -> Result:
+    """A results line's JSON value → :class:`Result`; raises ``ValueError`` (not a result)."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     try:
@@ -432,6 +439,13 @@ def _atomic_write(path: Path, text: str) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def write_ratings(run_dir: str | os.PathLike[str], ratings: Mapping[str, Any]) -> None:
+    """Rewrite ``ratings.json`` in ``run_dir`` (atomically) with ``ratings``: a run's index
+    computes them from its sums (:func:`~.run_index.ratings_from_index`) and keeps ``elo.jsonl``
+    itself, so that neither reads the whole history."""
+    _atomic_write(Path(run_dir) / RATINGS_FILE, ratings_text(ratings))
 
 
 def write_outputs(
