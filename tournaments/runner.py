@@ -25,6 +25,7 @@ The coordinator is a trio program:
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -55,19 +56,20 @@ __all__ = ["Progress", "RunError", "RunSummary", "run_schedule", "run_tournament
 @dataclass
 class RunSummary:
     """How a run ended: its folder, its ratings and whether it is complete. The results are in
-    the run's index: :attr:`results` reads them all from it when asked (a ladder's history may be
-    long), :attr:`failed` only those an error ended."""
+    the run's index: :attr:`results` reads them all from it when first asked (a ladder's
+    history may be long: nothing loads it unless asked), :attr:`failed` only those an error
+    ended."""
 
     run_dir: Path
     ratings: dict[str, Any]
     complete: bool
 
-    @property
+    @functools.cached_property
     def results(self) -> list[Result]:
-        """Every result of the run, in canonical order."""
+        """Every result of the run, in canonical order (read once, when first asked)."""
         return indexed_results(self.run_dir)
 
-    @property
+    @functools.cached_property
     def failed(self) -> list[Result]:
         """Matches an engine or referee error ended (no result; their records say why)."""
         return indexed_results(self.run_dir, "termination = ?", (ERROR,))
