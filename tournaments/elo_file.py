@@ -7,7 +7,8 @@ result (:func:`elo_step`, from the current ratings, which the run's index keeps)
 reads the whole history to add a line. Where the file stands is a
 :class:`~standoff.server.ledger.ChainPoint` (lines, bytes, digest of the last line) kept in the
 index: at an open the file is checked against it; lines past it (appended for results whose
-index rows a kill cut off) are cut, and a file that no longer has it (edited, cut short, lost) is
+index rows a kill cut off) are cut, and a file that no longer has it (cut short, lost), or that
+was written since the index last saw it with its length unchanged (edited in place), is
 rewritten from the results. The results are never repaired from it.
 """
 
@@ -60,6 +61,14 @@ class EloFile:
         if point.offset == 0:
             return True
         return self.path.exists() and point.still_there(self.path)
+
+    def stat(self) -> list[int] | None:
+        """The file's length and the time it was last written (ns); None if there is none."""
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return [found.st_size, found.st_mtime_ns]
 
     def cut(self, offset: int) -> None:
         """Cut what lies past ``offset`` (lines of results the index does not hold yet)."""

@@ -197,8 +197,11 @@ class RunIndex:
                 set_meta(self.conn, "elo_start", repr(self.start))
                 rewrite = True
             point = _point(get_meta(self.conn, "elo_point"))
-            if not rewrite and self.elo_file.has(point):
+            seen, now = json.loads(get_meta(self.conn, "elo_stat") or "null"), self.elo_file.stat()
+            edited = bool(seen and now and now[0] == seen[0] and now[1] != seen[1])  # same length, written since
+            if not rewrite and not edited and self.elo_file.has(point):
                 self.elo_file.cut(point.offset)
+                set_meta(self.conn, "elo_stat", json.dumps(self.elo_file.stat()))
             else:
                 rewrite = True
             self.elo = dict(self.conn.execute("SELECT name, elo FROM entrants WHERE elo IS NOT NULL"))
@@ -217,6 +220,7 @@ class RunIndex:
         set_meta(self.conn, "results_point", _point_text(ChainPoint()))
         set_meta(self.conn, "elo_point", _point_text(ChainPoint()))
         set_meta(self.conn, "results_stat", "")
+        set_meta(self.conn, "elo_stat", "")
         set_meta(self.conn, "elo_k", repr(float(elo[0])))
         set_meta(self.conn, "elo_start", repr(float(elo[1])))
         set_meta(self.conn, "checked", "1" if self.verify else "0")
@@ -365,6 +369,7 @@ class RunIndex:
             elo_point = self.elo_file.append("".join(computed) if elo_lines is None else elo_lines,
                                              _point(get_meta(self.conn, "elo_point")))
             set_meta(self.conn, "elo_point", _point_text(elo_point))
+            set_meta(self.conn, "elo_stat", json.dumps(self.elo_file.stat()))
             self.conn.executemany(
                 "INSERT INTO entrants (name, elo) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET elo = excluded.elo",
                 sorted(self.elo.items()))
@@ -442,6 +447,7 @@ class RunIndex:
             self.elo = {}
             point = self.elo_file.rewrite(self.elo_step(result) for result in self.results())
             set_meta(self.conn, "elo_point", _point_text(point))
+            set_meta(self.conn, "elo_stat", json.dumps(self.elo_file.stat()))
             set_meta(self.conn, "elo_dirty", "0")
             self.conn.execute("UPDATE entrants SET elo = NULL")
             self.conn.executemany(
