@@ -1,14 +1,18 @@
 """The run folder's index (issue 43, tournaments/run_index.py): built from the files, caught up
 from them at every open, written in the same step as them, repaired from them (never the other
 way round), refusing files changed under it; ratings from its sums equal to the full
-computation's. The kill-at-20-points test of a real ladder is tests/tournaments/test_run_index_crash.py."""
+computation's. Last, issue 43's "Done when": a ladder killed with SIGKILL at 20 points."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from kits.ratings_oracle import oracle_ratings
@@ -20,8 +24,10 @@ from standoff.server.storage import StorageError, index_path
 from standoff.server.verify import VerifyError
 from standoff.tournaments import run_index
 from standoff.tournaments.errors import RunError
-from standoff.tournaments.report import ratings_text
+from standoff.tournaments.config import load_config
+from standoff.tournaments.report import ratings_text, read_results
 from standoff.tournaments.run_index import RunIndex, ratings_from_index, rebuild
+from standoff.tournaments.runner import run_tournament
 
 ENTRANTS = ["greedy", "random", "never-seated"]
 CONFIG = {"entrants": ENTRANTS, "elo": {"k": 24.0, "start": 1200.0}}
@@ -242,3 +248,75 @@ def _content_of(data, path):
         return _content(copy)
     finally:
         copy.unlink()
+
+
+# -- Issue 43, "Done when": a ladder killed with SIGKILL at 20 points leaves its files and its
+# index agreeing after the next open, and then goes on to the files an uninterrupted ladder writes.
+#
+# Each kill is a ``standoff ladder`` process (tests/kits/kill_at.py) killed at the Nth call of one
+# place of its write step (results appended; a batch torn; Elo lines appended; inside the index's
+# transaction, in a run's step or in the catch-up after an earlier kill; halfway through an Elo
+# log rewrite; ratings written; the ratings between rounds), or from outside at a spread time.
+# After each: the next open (:meth:`RunIndex.open`, as ``standoff ratings`` or a resume does)
+# catches the index up, and then its rows are the file's results, its sums the ones recomputed
+# from the file, elo.jsonl the log recomputed from the file, the ratings those of the full
+# computation (tests/kits/run_checks.py).
+
+HERE = Path(__file__).resolve().parent
+LADDER = ["greedy", "random", "probability"]
+# (place, nth call) of tests/kits/kill_at.py, or ("spread", seconds) for a kill from outside;
+# "then": no open after this kill, the next process's is the next open (and it is killed in its
+# catch-up: "rows" 1 there is inside the transaction that indexes the lines the kill left).
+KILLS = [
+    ("results", 1), ("elo", 1), ("rows", 1), ("torn", 1), ("results", 2, "then"), ("rows", 1),
+    ("elo", 1), ("torn", 2), ("ratings", 1), ("round", 2), ("elo", 1, "then"), ("rows", 1), ("rewrite", 1),
+    ("rows", 2), ("spread", 1.1), ("results", 3), ("ratings", 2), ("spread", 1.4), ("round", 3), ("spread", 1.7),
+]
+
+
+def write_config(folder: Path, name: str, k: float = 32) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}-{k:g}.toml"
+    path.write_text(
+        f'name = "{name}"\ngame = "schotten-totten"\noutput_dir = "{folder / "runs"}"\n'
+        f"entrants = {json.dumps(LADDER)}\ngames_per_pairing = 2\nformat = \"ladder\"\nworkers = 1\n"
+        f"master_seed = 7\n[elo]\nk = {k}\n")
+    return path
+
+
+def test_a_ladder_killed_at_20_points_keeps_its_index_and_files_agreeing(tmp_path):
+    assert len(KILLS) == 20
+    config = write_config(tmp_path, "crash")
+    other_k = write_config(tmp_path, "crash", k=40)  # K is an execution key: the log is rewritten
+    run = tmp_path / "runs" / "crash"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    killed = 0
+    for place, when, *then in KILLS:
+        path = other_k if place == "rewrite" else config
+        args = ["ladder", str(path), "--rounds", "2" if place == "spread" else "1"]
+        if place == "spread":
+            process = subprocess.Popen([sys.executable, "-m", "standoff.tournaments.cli", *args], env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(when)
+            process.kill()
+            code = process.wait()
+        else:
+            code = subprocess.run([sys.executable, "-m", "kits.kill_at", place, str(when), *args], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120).returncode
+        killed += code == -9
+        if then:
+            continue
+        # the next open: the index catches up and repairs elo.jsonl from the results
+        RunIndex.open(run).close()
+        assert_agree(run, LADDER)
+    assert killed >= 17  # a spread kill may come after the run ended, a batch hold more lines
+    done = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "ladder", str(config), "--rounds", "1"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert_agree(run, LADDER)
+    # ... and the files are those of a ladder never killed, of as many rounds
+    rounds = max(r.round for r in read_results(run / "results.jsonl"))
+    assert rounds >= 5
+    reference = run_tournament(load_config(write_config(tmp_path / "ref", "crash")), ladder=True, rounds=rounds)
+    for name in ("results.jsonl", "elo.jsonl", "ratings.json"):
+        assert (run / name).read_bytes() == (reference.run_dir / name).read_bytes(), name
