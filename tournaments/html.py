@@ -678,16 +678,19 @@ def report_with_problems(run_dir: str | os.PathLike[str], *, verify: bool = Fals
         raise ReportError(str(exc)) from None
     except OSError as exc:
         raise ReportError(f"cannot read {exc.filename or results_path}: {exc.strerror or exc}") from None
+    config: dict[str, Any] = {}
     with index:
-        results = list(index.results())
-        config: dict[str, Any] = {}
-        config_path = run / "config.json"
-        if config_path.exists():
-            try:
-                config = json.loads(config_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise ReportError(f"cannot read {config_path}: {exc}") from None
-        ratings = ratings_from_index(index, entrants=config.get("entrants"))
+        try:
+            results = list(index.results())
+            config_path = run / "config.json"
+            if config_path.exists():
+                try:
+                    config = json.loads(config_path.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as exc:
+                    raise ReportError(f"cannot read {config_path}: {exc}") from None
+            ratings = ratings_from_index(index, entrants=config.get("entrants"))
+        except StorageError as exc:
+            raise ReportError(str(exc)) from None
     elo = _read_elo(run, results, config)
     if not config.get("ruleset"):
         config["ruleset"] = _record_ruleset(run / "records")

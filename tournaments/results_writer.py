@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import Any
 
 from ..server.ledger import LedgerWriter, digests
 from ..server.storage import StorageError

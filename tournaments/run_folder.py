@@ -226,6 +226,9 @@ def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, ver
             done = index.ids_from_round(first)
         else:
             done = index.done_among(spec.match_id for spec in schedule(resolved, untrusted=untrusted))
+    except StorageError as exc:
+        index.close()
+        raise RunError(str(exc)) from None
     except BaseException:
         index.close()
         raise

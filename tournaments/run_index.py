@@ -39,6 +39,7 @@ disk) raise :class:`~standoff.server.storage.StorageError` (one line naming the 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -120,6 +121,18 @@ def _row_result(row: sqlite3.Row | tuple) -> Result:
                   winner=winner, winner_role=winner_role, scores=json.loads(scores), termination=termination,
                   reason=reason, faults=json.loads(faults), pair=pair, leg=leg, games=json.loads(games),
                   records=json.loads(records), fallbacks=json.loads(fallbacks))
+
+
+def _sql_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A query method whose SQLite errors (a damaged page read now, a lock held too long) are
+    :class:`StorageError`, one line naming the index file."""
+    @functools.wraps(method)
+    def wrapper(self: RunIndex, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise _storage(self.path, exc) from None
+    return wrapper
 
 
 def _config_elo(folder: Path) -> tuple[float, float]:
@@ -461,34 +474,37 @@ class RunIndex:
             stat = os.stat(self.ledger)
             set_meta(self.conn, "results_stat", json.dumps([stat.st_size, stat.st_mtime_ns]))
 
+    @_sql_errors
     def record_stat(self) -> None:
         """:meth:`_record_stat` on its own (after a torn tail was cut)."""
-        with self._sql(), transaction(self.conn):
+        with transaction(self.conn):
             self._record_stat()
-
-    def _sql(self) -> Any:
-        return _SqlErrors(self.path)
 
     # -- reading -----------------------------------------------------------------------------------
 
+    @_sql_errors
     def point(self) -> ChainPoint:
         """Where in results.jsonl the index holds up to."""
         return _point(get_meta(self.conn, "results_point"))
 
+    @_sql_errors
     def count(self) -> int:
         """How many results the run has."""
         row = self.conn.execute("SELECT value FROM counters WHERE name = 'total'").fetchone()
         return row[0] if row else 0
 
+    @_sql_errors
     def last_round(self) -> int | None:
         """The round of the last result (canonical order); None without results."""
         row = self.conn.execute("SELECT round FROM results ORDER BY idx DESC LIMIT 1").fetchone()
         return row[0] if row else None
 
+    @_sql_errors
     def max_round(self) -> int | None:
         row = self.conn.execute("SELECT MAX(round) FROM results").fetchone()
         return row[0] if row else None
 
+    @_sql_errors
     def done_among(self, ids: Iterable[str]) -> set[str]:
         """Those of ``ids`` that have a result."""
         wanted, found = list(ids), set()
@@ -498,10 +514,12 @@ class RunIndex:
                 f"SELECT match_id FROM results WHERE match_id IN ({', '.join('?' * len(chunk))})", chunk))
         return found
 
+    @_sql_errors
     def ids_from_round(self, first: int) -> set[str]:
         """The match ids of the results of rounds ``first`` and later."""
         return {row[0] for row in self.conn.execute("SELECT match_id FROM results WHERE round >= ?", (first,))}
 
+    @_sql_errors
     def lookup(self, ids: Iterable[str]) -> dict[str, Result]:
         """The results of those of ``ids`` that have one."""
         wanted, found = list(ids), {}
@@ -515,9 +533,13 @@ class RunIndex:
         """The results (those matching the SQL condition ``where``), in canonical order,
         streamed from the index."""
         sql = f"SELECT {_COLUMNS} FROM results" + (f" WHERE {where}" if where else "") + " ORDER BY idx"
-        for row in self.conn.execute(sql, tuple(params)):
-            yield _row_result(row)
+        try:
+            for row in self.conn.execute(sql, tuple(params)):
+                yield _row_result(row)
+        except sqlite3.Error as exc:
+            raise _storage(self.path, exc) from None
 
+    @_sql_errors
     def aggregates(self) -> Aggregates:
         """The sums ``ratings.json`` is made of, as :meth:`Aggregates.of` gives them for every
         result (:func:`ratings_from_index`)."""
@@ -541,26 +563,11 @@ class RunIndex:
         return agg
 
 
-class _SqlErrors:
-    """A block whose SQLite errors become :class:`StorageError` naming the index file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
-        if isinstance(exc, sqlite3.Error):
-            raise _storage(self.path, exc) from None
-
-
 def ratings_from_index(index: RunIndex, entrants: Iterable[str] | None = None) -> dict[str, Any]:
     """The content of ``ratings.json`` from the index's sums: what
     :func:`~.report.compute_ratings` gives over every result, byte for byte, in time independent
     of their number."""
-    with index._sql():
-        return ratings_from_aggregates(index.aggregates(), entrants=entrants)
+    return ratings_from_aggregates(index.aggregates(), entrants=entrants)
 
 
 def remove(folder: str | os.PathLike[str]) -> None:

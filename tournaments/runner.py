@@ -41,7 +41,7 @@ from .dispatch import Executor
 from .errors import ClusterFailed, RunError
 from .executors import make_executor
 from .model import MatchSpec, Result
-from ..server.storage import connect, errors_as_storage, index_path
+from ..server.storage import StorageError, connect, errors_as_storage, index_path
 from .report import write_outputs, write_ratings
 from .results_writer import CanonicalOrder, ResultWriter
 from .rosters import Rosters, round_matches
@@ -341,6 +341,8 @@ def run_tournament(
         if not _interrupted(exc):
             if (error := _run_error(exc)) is not None:
                 raise error from None  # one line, not a nursery's exception group
+            if (broken := _run_error(exc, StorageError)) is not None:  # the run's index, read mid-run
+                raise RunError(str(broken)) from None
             raise
         # Ctrl-C: the outputs from what was kept (the index catches up with anything written
         # after its last step: a batch the interrupt cut between its lines and its rows).
@@ -357,7 +359,7 @@ def run_tournament(
             prepared.index.close()
 
 
-def _run_error(exc: BaseException, kind: type[RunError] = RunError) -> RunError | None:
+def _run_error(exc: BaseException, kind: type[Exception] = RunError) -> Any:
     """The :class:`RunError` (of ``kind``) that stopped the run, possibly wrapped in the exception
     groups of trio's nurseries (None if something else did too: a bug keeps its traceback)."""
     if isinstance(exc, kind):
