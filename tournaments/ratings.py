@@ -579,12 +579,7 @@ def bradley_terry(
     :raises: :exc:`ValueError` for a malformed result, an unknown ``anchor``, an unknown ``prior``
         or a non-positive ``prior_draws``.
     """
-    if prior not in ("auto", "always"):
-        raise ValueError(f"prior must be 'auto' or 'always', got {prior!r}")
-    if not prior_draws > 0:
-        raise ValueError(f"prior_draws must be positive, got {prior_draws!r}")
-
-    pairs: dict[tuple[str, str], list[int]] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}  # aggregated, then fitted: bradley_terry_pairs
     for result in results:
         a, b, s = _check_result(result)
         key, s_first = ((a, b), s) if a < b else ((b, a), 1.0 - s)
@@ -600,16 +595,12 @@ def bradley_terry_pairs(
     prior: str = "auto",
     prior_draws: float = 1.0,
 ) -> BradleyTerryResult:
-    """:func:`bradley_terry` from per-pair aggregates instead of the games themselves: ``pairs``
-    maps ``(a, b)`` to the wins, draws and losses of ``a`` against ``b``. The fit only ever
-    needed these (games and half points per pair, W/D/L per player), so the result is the same,
-    bit for bit, as :func:`bradley_terry` over the games they count; a run's index keeps them
-    (:mod:`standoff.tournaments.run_index`) so that its ratings cost the same whatever the number
-    of games. Keys may come in either order (``(b, a)`` counts as ``a``'s losses, draws and wins).
-
-    :raises: :exc:`ValueError` for a player against itself, a count that is not a non-negative
-        integer, an unknown ``anchor``, an unknown ``prior`` or a non-positive ``prior_draws``.
-    """
+    """:func:`bradley_terry` from per-pair counts: ``pairs`` maps ``(a, b)`` (either order) to
+    ``a``'s wins, draws and losses against ``b``. The fit needs only these, so the result is bit
+    for bit :func:`bradley_terry`'s over the games they count, at a cost independent of their
+    number (a run's index keeps them: :mod:`standoff.tournaments.run_index`). Raises as
+    :func:`bradley_terry` does, and for a player against itself or a count that is not a
+    non-negative integer."""
     if prior not in ("auto", "always"):
         raise ValueError(f"prior must be 'auto' or 'always', got {prior!r}")
     if not prior_draws > 0:
@@ -618,25 +609,17 @@ def bradley_terry_pairs(
     pair_games: dict[tuple[str, str], int] = {}
     pair_score: dict[tuple[str, str], float] = {}  # score of the first (smaller) name
     wdl: dict[str, list[int]] = {name: [0, 0, 0] for name in players}
-    for (a, b), counts in pairs.items():
-        w, d, lo = counts
-        if a == b:
-            raise ValueError(f"a player cannot play itself: {a!r}")
-        if any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in (w, d, lo)):
-            raise ValueError(f"wins, draws and losses are non-negative integers, got {list(counts)!r} for {(a, b)!r}")
-        if a > b:
-            a, b, w, lo = b, a, lo, w
-        if w + d + lo == 0:
-            continue  # no game: the pair links nobody
-        for name, (won, lost) in ((a, (w, lo)), (b, (lo, w))):
-            row = wdl.setdefault(name, [0, 0, 0])
-            row[0] += won
-            row[1] += d
-            row[2] += lost
-        key = (a, b)
-        # Half points are exact in binary floating point: w + d/2 is the sum of the games' scores.
-        pair_games[key] = pair_games.get(key, 0) + w + d + lo
-        pair_score[key] = pair_score.get(key, 0.0) + (w + 0.5 * d)
+    for (a, b), (w, d, lo) in pairs.items():
+        if a == b or any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in (w, d, lo)):
+            raise ValueError(f"a player cannot play itself, and wins, draws and losses are non-negative integers: "
+                             f"got {(a, b)!r}: {[w, d, lo]!r}")
+        a, b, w, lo = (a, b, w, lo) if a < b else (b, a, lo, w)
+        if w + d + lo:  # else the pair links nobody
+            for name, row in ((a, (w, d, lo)), (b, (lo, d, w))):
+                wdl[name] = [x + y for x, y in zip(wdl.get(name, [0, 0, 0]), row)]
+            pair_games[(a, b)] = pair_games.get((a, b), 0) + w + d + lo
+            # Half points are exact in binary floating point: w + d/2 is the sum of the games' scores.
+            pair_score[(a, b)] = pair_score.get((a, b), 0.0) + (w + 0.5 * d)
 
     names = sorted(wdl)
     if anchor is not None and anchor not in wdl:
