@@ -15,8 +15,11 @@ The coordinator is a trio program:
   this referee. Which of the two plays a match: :mod:`standoff.tournaments.dispatch`;
 * one writer task owns ``results.jsonl`` and ``elo.jsonl`` (:mod:`standoff.tournaments.results_writer`):
   it appends results in canonical match order (holding back early finishers), flushing and
-  fsyncing each line, and ignores a second result for a match id already written or waiting (a
-  retried or duplicated task). A run killed at any moment therefore leaves a canonical prefix;
+  fsyncing each line, then indexing it in the run's index (:mod:`standoff.tournaments.run_index`,
+  which every lookup of the run asks instead of reading the results: what is done, the ratings
+  between ladder rounds and at the end), and ignores a second result for a match id already
+  written or waiting (a retried or duplicated task). A run killed at any moment therefore leaves a
+  canonical prefix, and an index behind it that the next start catches up;
   rerunning the same command plays the rest (the run folder: :mod:`standoff.tournaments.run_folder`),
   and matches that were in flight are played again from their seeds. The final
   ``results.jsonl``, ``elo.jsonl`` and ``ratings.json`` are identical to an uninterrupted run's,
