@@ -61,15 +61,15 @@ __all__ = ["SCHEMA", "RunIndex", "rebuild", "ratings_from_index", "remove"]
 
 SCHEMA = Schema("run", 1, """
 CREATE TABLE results (
-    match_id TEXT PRIMARY KEY, idx INTEGER NOT NULL UNIQUE, round INTEGER NOT NULL, pair INTEGER,
+    idx INTEGER PRIMARY KEY, match_id TEXT NOT NULL UNIQUE, round INTEGER NOT NULL, pair INTEGER,
     leg INTEGER NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, played INTEGER NOT NULL,
     winner TEXT, winner_role TEXT, scores TEXT NOT NULL, termination TEXT NOT NULL, reason TEXT NOT NULL,
     faults TEXT NOT NULL, fallbacks TEXT NOT NULL, games TEXT NOT NULL, records TEXT NOT NULL,
     line INTEGER NOT NULL);
 CREATE INDEX results_round ON results (round);
 CREATE INDEX results_pair ON results (pair) WHERE pair IS NOT NULL;
-CREATE INDEX results_termination ON results (termination);
-CREATE TABLE records (name TEXT PRIMARY KEY, match_id TEXT NOT NULL, digest TEXT NOT NULL);
+CREATE INDEX results_error ON results (idx) WHERE termination = 'error';
+CREATE TABLE records (name TEXT PRIMARY KEY, match_id TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE pairs (a TEXT NOT NULL, b TEXT NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL,
     losses INTEGER NOT NULL, PRIMARY KEY (a, b));
 CREATE TABLE pentanomial (a TEXT NOT NULL, b TEXT NOT NULL, ll INTEGER NOT NULL, ld INTEGER NOT NULL,
@@ -424,8 +424,8 @@ class RunIndex:
              int(bool(result.played)), result.winner, result.winner_role, _dump(result.scores), result.termination,
              result.reason, _dump(result.faults), _dump(result.fallbacks), _dump(result.games),
              _dump(result.records), number))
-        self.conn.executemany("INSERT OR IGNORE INTO records (name, match_id, digest) VALUES (?, ?, ?)",
-                              [(name, result.match_id, digest) for name, digest in sorted(result.records.items())])
+        self.conn.executemany("INSERT OR IGNORE INTO records (name, match_id) VALUES (?, ?)",
+                              [(name, result.match_id) for name in sorted(result.records)])
         delta.add(result)
         return True
 

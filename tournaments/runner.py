@@ -75,7 +75,7 @@ class RunSummary:
     @functools.cached_property
     def failed(self) -> list[Result]:
         """Matches an engine or referee error ended (no result; their records say why)."""
-        return indexed_results(self.run_dir, "termination = ?", (ERROR,))
+        return indexed_results(self.run_dir, f"termination = '{ERROR}'")  # a literal: the index of errors serves it
 
 
 # -- progress ------------------------------------------------------------------------------------
