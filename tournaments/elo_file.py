@@ -76,6 +76,7 @@ class EloFile:
             if offset == 0:
                 return
             raise FileNotFoundError(self.path)
+        os.chmod(self.path, FILE_MODE)  # private, one an older version left readable too
         if self.path.stat().st_size > offset:
             with open(self.path, "r+b") as file:
                 file.truncate(offset)

@@ -273,11 +273,12 @@ def _by_round(results: list[Result]) -> Iterator[list[Result]]:
 
 def indexed_results(run_dir: Path, where: str = "", params: tuple[Any, ...] = ()) -> list[Result]:
     """The results of the run folder ``run_dir`` (those matching ``where``), in canonical order,
-    from its index (read-only: it is caught up by whoever opens it to write)."""
+    from its index as it is (whoever writes it catches it up first). Not a read-only connection:
+    closing the last connection is what folds SQLite's WAL back into the file and removes it."""
     path = index_path(run_dir)
     if not path.exists():
         return []
-    conn = connect(path, readonly=True)
+    conn = connect(path)
     try:
         with errors_as_storage(path):
             return list(RunIndex(Path(run_dir), conn).results(where, params))
