@@ -199,7 +199,7 @@ class RunIndex:
             if fresh:
                 self._reset(elo or _config_elo(self.folder))
             elif self.verify and get_meta(self.conn, "checked") == "0":  # indexed unchecked: now checked
-                self._reset((self.k_meta(), self.start_meta()))
+                self._reset(self._elo_meta())
             else:
                 self._check_point()
             self.k, self.start = float(get_meta(self.conn, "elo_k")), float(get_meta(self.conn, "elo_start"))
@@ -238,7 +238,9 @@ class RunIndex:
         set_meta(self.conn, "elo_start", repr(float(elo[1])))
         set_meta(self.conn, "checked", "1" if self.verify else "0")
         set_meta(self.conn, "max_idx", "")
-        set_meta(self.conn, "elo_dirty", "0")
+        # elo.jsonl is written again once the rows are there, replacing the old one at once (an
+        # open that fails on the way leaves the one there was)
+        set_meta(self.conn, "elo_dirty", "1")
 
     def _check_point(self) -> None:
         """Is the file still the one indexed up to ``results_point``? (See the module docstring.)"""
@@ -256,23 +258,21 @@ class RunIndex:
             if not seen or stat.st_size != seen[0] or stat.st_mtime_ns == seen[1]:
                 return  # as it was, or lines appended: caught up next
             if not self.verify:  # written in place, not checked: indexed again
-                self._reset((self.k_meta(), self.start_meta()))
+                self._reset(self._elo_meta())
                 return
             self._full_check()  # the chain up to the point holds: the lines indexed are the file's
             return
         if not self.verify:
-            self._reset((self.k_meta(), self.start_meta()))
+            self._reset(self._elo_meta())
             return
         if self.ledger.exists():
             self._full_check()
         raise VerifyError(f"{problem}; `standoff verify {self.folder}` checks the files, "
                           f"`standoff reindex {self.folder}` indexes them as they are")
 
-    def k_meta(self) -> float:
-        return float(get_meta(self.conn, "elo_k") or 32.0)
-
-    def start_meta(self) -> float:
-        return float(get_meta(self.conn, "elo_start") or 1500.0)
+    def _elo_meta(self) -> tuple[float, float]:
+        """The Elo log's ``(k, start)`` the index has."""
+        return float(get_meta(self.conn, "elo_k") or 32.0), float(get_meta(self.conn, "elo_start") or 1500.0)
 
     def _full_check(self) -> None:
         """The chain and every record of the whole file (what a resume checked before the index)."""

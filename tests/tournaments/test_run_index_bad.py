@@ -51,7 +51,9 @@ def runs(played, tmp_path):
 
 
 def durable(run: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in [run / "results.jsonl", *sorted((run / "records").iterdir())]}
+    """The run's durable files, and elo.jsonl (derived, but a failed open leaves it as it was)."""
+    return {p.name: p.read_bytes() for p in [run / "results.jsonl", run / "elo.jsonl",
+                                              *sorted((run / "records").iterdir())]}
 
 
 def commands(config: Path, run: Path, kind: str) -> list[list[str]]:
