@@ -88,9 +88,11 @@ def errors_as_storage(path: Path) -> Iterator[None]:
         raise _explain(path, exc) from None
 
 
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+def connect(path: Path, *, readonly: bool = False, wal: bool = True) -> sqlite3.Connection:
     """A connection to the index file ``path`` (created private if missing, unless
-    ``readonly``), in WAL mode, autocommit (transactions with :func:`transaction`)."""
+    ``readonly``), in WAL mode (unless ``wal`` is false: :func:`open_index` switches to it only
+    once the file is known to be an index, so a foreign database is left as it was), autocommit
+    (transactions with :func:`transaction`)."""
     with errors_as_storage(path):
         if readonly:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
@@ -102,17 +104,21 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             conn.execute("PRAGMA busy_timeout = 5000")
-            if not readonly:
-                # WAL: readers never block the writer. synchronous=NORMAL loses at most the last
-                # commits on a power cut (never on a killed process), which the next start
-                # repairs from the files the index is built from.
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")
+            if not readonly and wal:
+                _wal(conn)
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error:
             conn.close()
             raise
     return conn
+
+
+def _wal(conn: sqlite3.Connection) -> None:
+    # WAL: readers never block the writer. synchronous=NORMAL loses at most the last commits on
+    # a power cut (never on a killed process), which the next start repairs from the files the
+    # index is built from.
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
 
 
 @contextmanager
@@ -153,11 +159,12 @@ def open_index(path: Path, schema: Schema, *, check: bool = False) -> tuple[sqli
     index of another kind or of a newer version, or cannot be written. ``check``: also read every
     page (:func:`quick_check`); without it, opening reads a few pages whatever the index's size,
     and a page damaged elsewhere shows (one line, :class:`StorageError`) when a query reads it."""
-    conn = connect(path)
+    conn = connect(path, wal=False)
     with errors_as_storage(path):
         try:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not tables:
+                _wal(conn)
                 _create(conn, schema)
                 return conn, True
             kind = get_meta(conn, "schema") if "meta" in tables else None
@@ -170,10 +177,15 @@ def open_index(path: Path, schema: Schema, *, check: bool = False) -> tuple[sqli
                 raise StorageError(f"{path}: an index of a newer version ({kind}) than this one "
                                    f"({schema.name}/{schema.version}): upgrade standoff, or run "
                                    f"`standoff reindex {path.parent}`")
+            _wal(conn)  # an index of this kind: from here on it may be written
             if version < schema.version:  # an older layout: rebuilt from the files
                 _drop_all(conn)
                 _create(conn, schema)
                 return conn, True
+            # No `PRAGMA quick_check` at an ordinary open: it reads every page (a tenth of a second
+            # per 50 MB, seconds for a history of 10⁶ matches). A damaged page raises "database
+            # disk image is malformed" when it is read, which the owner turns into StorageError
+            # then; ``check`` (reindex) reads every page now.
             if check:
                 quick_check(conn, path)
             return conn, False

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from .specs import capability
@@ -98,10 +99,14 @@ class LineChecker:
     """Checks ledger lines one at a time against ``records`` (points 2 to 4 of the module
     docstring; the chain is :func:`~.ledger.read_chain`'s). :func:`verify_folder` runs it over
     every line; a server's start (:mod:`.match_index`) over the lines appended since its index's
-    last point, without replay. ``headers``: the record headers of the line checked last."""
+    last point, without replay. ``headers``: the record headers of the line checked last.
+    ``named_before(name)``: for a check that starts after a point, whether a line before the
+    point already names the record ``name`` (the index knows; those lines are not read again)."""
 
-    def __init__(self, records: Path, registry: Any, replay_records: bool) -> None:
+    def __init__(self, records: Path, registry: Any = None, replay_records: bool = False, *,
+                 named_before: Callable[[str], bool] | None = None) -> None:
         self.records = records
+        self.named_before = named_before
         self.registry = registry
         self.replay = replay_records
         self.replayed = 0
@@ -124,7 +129,7 @@ class LineChecker:
         for name, digest in names.items():
             if Path(name).name != name or not name.endswith(".jsonl"):
                 raise LedgerError(f"record name {name!r} is not a file of records/")
-            if name in self.seen:
+            if name in self.seen or (self.named_before is not None and self.named_before(name)):
                 raise LedgerError(f"record {name} is named by an earlier line too")
             self.seen.add(name)
             if record_digest(self.records / name) != digest:
@@ -216,3 +221,4 @@ class LineChecker:
 def _same_scores(line: dict[str, Any], other: dict[str, Any], what: str) -> None:
     if set(line) != set(other) or any(abs(float(line[r]) - float(other[r])) > _SCORE_TOLERANCE for r in line):
         raise LedgerError(f"scores {line} but {what} says {other}")
+

@@ -159,6 +159,7 @@ def test_an_older_run_folder_and_data_folder_are_tightened_when_used_again(tmp_p
     assert modes(run)["."] == 0o700 and modes(run)["records"] == 0o700
     assert {name: m for name, m in modes(run).items() if "/" not in name and m != 0o700} == {
         "config.json": 0o600, "elo.jsonl": 0o600, "ratings.json": 0o600, "results.jsonl": 0o600,
+        "index.sqlite": 0o600,  # the run's index (issue 43): private as the results it holds
     }
     # A server's data folder of an older version, served again.
     data = tmp_path / "data"
@@ -229,11 +230,12 @@ def test_another_account_reads_no_record_result_or_seed():
             playing.write({"type": "header", "seed": 12345})
             playing._file.flush()
             seen = read_as_nobody(record, run / "results.jsonl", run / "master_seed", run / "elo.jsonl",
-                                  run / "ratings.json", run / "config.json", root / "playing.jsonl")
+                                  run / "ratings.json", run / "config.json", run / "index.sqlite",
+                                  root / "playing.jsonl")
         finally:
             playing.close()
         assert seen == dict.fromkeys([record.name, "results.jsonl", "master_seed", "elo.jsonl", "ratings.json",
-                                      "config.json", "playing.jsonl"], "PermissionError")
+                                      "config.json", "index.sqlite", "playing.jsonl"], "PermissionError")
         # Even with the run folder opened to everyone, its files stay unreadable.
         run.chmod(0o755)
         (run / "records").chmod(0o755)

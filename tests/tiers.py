@@ -343,6 +343,9 @@ SLOW = {
     "tests/tournaments/test_three_player_tournament.py": [
         "test_three_player_round_robin_in_workers",
     ],
+    "tests/tournaments/test_run_index.py": [
+        "test_a_ladder_killed_at_20_points_keeps_its_index_and_files_agreeing",
+    ],
     "tests/tournaments/test_verify.py": [
         "test_an_edited_result_line_is_refused_by_verify_ratings_report_and_resume",
     ],

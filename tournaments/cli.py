@@ -15,6 +15,7 @@ from ..sdk import cli as sdk_cli
 from ..server import cli as server_cli
 from ..server.cli_common import UsageError, plugin_registry, token_registry
 from ..server.cli_runs import verified
+from .reindex import cmd_reindex
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,6 +59,11 @@ def add_commands(sub) -> None:
     rat.add_argument("--no-verify", action="store_true", help="skip checking the results against their records")
     rat.set_defaults(func=cmd_ratings)
 
+    rdx = sub.add_parser("reindex", help="rebuild the index (index.sqlite) of a run folder or a server's data folder "
+                         "from its files (stop the run or the server first)")
+    rdx.add_argument("folder")
+    rdx.set_defaults(func=cmd_reindex)
+
     rpt = sub.add_parser("report", help="write a static HTML report of a run folder (RUN_DIR/report/index.html)")
     rpt.add_argument("run_dir")
     rpt.add_argument("--no-verify", action="store_true", help="skip checking the results against their records")
@@ -70,7 +76,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if (Path(args.run_dir) / "results.jsonl").is_file():
         verified(args.run_dir, args)
     try:
-        index, problems = report_with_problems(args.run_dir)
+        index, problems = report_with_problems(args.run_dir, verify=not args.no_verify)
     except ReportError as exc:
         raise UsageError(str(exc)) from None
     print(index)
@@ -103,14 +109,15 @@ def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
     def announce(address: str) -> None:
         print(f"remote entrants connect to {address}", file=sys.stderr, flush=True)
 
-    def on_round(results) -> None:
-        from .report import compute_ratings
+    def on_round(index) -> None:
+        # From the run's index: the ratings from its sums, the same whatever the history's length.
+        from .run_index import ratings_from_index
 
-        ratings = compute_ratings(results, entrants=list(config.entrants))
+        ratings = ratings_from_index(index, entrants=list(config.entrants))
         table = ", ".join(
             f"{p['name']} {p['rating']:+.0f}±{p['margin']:.0f}" for p in ratings["players"] if p["games"]
         )
-        print(f"after {results[-1].round if results else 0} rounds ({len(results)} matches): {table}",
+        print(f"after {index.last_round() or 0} rounds ({index.count()} matches): {table}",
               file=sys.stderr, flush=True)
 
     try:
@@ -151,22 +158,32 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
-    from .report import compute_ratings, format_report, read_results
+    """The ratings from the run's index (caught up with the files first, checking what it did not
+    hold yet, as a resume does: :mod:`.run_index`), not from a walk over every result."""
+    from ..server.storage import StorageError
+    from ..server.verify import VerifyError
+    from .errors import RunError
+    from .report import format_report
+    from .run_index import RunIndex, ratings_from_index
 
-    if Path(args.run_dir).is_dir():
-        verified(args.run_dir, args)
-    path = Path(args.run_dir) / "results.jsonl"
-    try:
-        results = read_results(path)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    folder = Path(args.run_dir)
+    path = folder / "results.jsonl"
+    if not path.is_file():
+        if folder.is_dir():
+            verified(args.run_dir, args)  # says what the folder is not
+        raise UsageError(f"cannot read {path}: No such file or directory")
     entrants = None
-    config_path = Path(args.run_dir) / "config.json"
+    config_path = folder / "config.json"
     if config_path.exists():
         entrants = json.loads(config_path.read_text()).get("entrants")
-    print(format_report(compute_ratings(results, entrants=entrants)))
+    try:
+        with RunIndex.open(folder, verify=not args.no_verify) as index:
+            ratings = ratings_from_index(index, entrants=entrants)
+    except VerifyError as exc:
+        raise UsageError(f"{exc} (--no-verify to read it anyway)") from None
+    except (RunError, StorageError) as exc:
+        raise UsageError(str(exc)) from None
+    print(format_report(ratings))
     return 0
 
 

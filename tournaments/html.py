@@ -1,7 +1,7 @@
 """A self-contained static HTML report of a tournament run folder (``standoff report RUN_DIR``).
 
-:func:`write_report` reads the run folder alone (``config.json``, ``results.jsonl``,
-``elo.jsonl``, ``records/``) and writes::
+:func:`write_report` reads the run folder alone (``config.json``, its index of ``results.jsonl``
+(:mod:`.run_index`), ``elo.jsonl``, ``records/``) and writes::
 
     <run>/report/index.html                 standings with 95% intervals, crosstable,
                                             likelihood of superiority, Elo over time, faults,
@@ -59,7 +59,11 @@ from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
 from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
 from .model import Result
-from .report import ELO_FILE, RESULTS_FILE, compute_ratings, elo_lines, read_results
+from ..server.storage import StorageError
+from ..server.verify import VerifyError
+from .errors import RunError
+from .report import ELO_FILE, RESULTS_FILE, elo_lines
+from .run_index import RunIndex, ratings_from_index
 
 __all__ = ["ReportError", "apply_delta", "frame_options", "match_tracks", "omniscient_boards", "view_delta", "write_report"]
 
@@ -655,9 +659,11 @@ def write_report(run_dir: str | os.PathLike[str]) -> Path:
     return report_with_problems(run_dir)[0]
 
 
-def report_with_problems(run_dir: str | os.PathLike[str]) -> tuple[Path, list[str]]:
+def report_with_problems(run_dir: str | os.PathLike[str], *, verify: bool = False) -> tuple[Path, list[str]]:
     """:func:`write_report`, and one line per match whose record could not be shown (missing,
-    or not replaying): those pages say why, and the caller should too."""
+    or not replaying): those pages say why, and the caller should too. The results and the
+    ratings come from the run's index (caught up with the files first; ``verify``: checking what
+    it did not hold yet, as a resume does); the match pages read their records."""
     run = Path(run_dir)
     results_path = run / RESULTS_FILE
     if not run.is_dir():
@@ -665,19 +671,26 @@ def report_with_problems(run_dir: str | os.PathLike[str]) -> tuple[Path, list[st
     if not results_path.exists():
         raise ReportError(f"{run}: not a run folder (no {RESULTS_FILE})")
     try:
-        results = read_results(results_path)
-    except OSError as exc:
-        raise ReportError(f"cannot read {results_path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
+        index = RunIndex.open(run, verify=verify)
+    except VerifyError as exc:
+        raise ReportError(f"{exc} (--no-verify to read it anyway)") from None
+    except (RunError, StorageError) as exc:
         raise ReportError(str(exc)) from None
+    except OSError as exc:
+        raise ReportError(f"cannot read {exc.filename or results_path}: {exc.strerror or exc}") from None
     config: dict[str, Any] = {}
-    config_path = run / "config.json"
-    if config_path.exists():
+    with index:
         try:
-            config = json.loads(config_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ReportError(f"cannot read {config_path}: {exc}") from None
-    ratings = compute_ratings(results, entrants=config.get("entrants"))
+            results = list(index.results())
+            config_path = run / "config.json"
+            if config_path.exists():
+                try:
+                    config = json.loads(config_path.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as exc:
+                    raise ReportError(f"cannot read {config_path}: {exc}") from None
+            ratings = ratings_from_index(index, entrants=config.get("entrants"))
+        except StorageError as exc:
+            raise ReportError(str(exc)) from None
     elo = _read_elo(run, results, config)
     if not config.get("ruleset"):
         config["ruleset"] = _record_ruleset(run / "records")

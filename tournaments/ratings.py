@@ -41,6 +41,7 @@ __all__ = [
     "PlayerRating",
     "Result",
     "bradley_terry",
+    "bradley_terry_pairs",
     "bt_log_likelihood",
     "elo_from_score",
     "elo_log",
@@ -578,6 +579,28 @@ def bradley_terry(
     :raises: :exc:`ValueError` for a malformed result, an unknown ``anchor``, an unknown ``prior``
         or a non-positive ``prior_draws``.
     """
+    pairs: dict[tuple[str, str], list[int]] = {}  # aggregated, then fitted: bradley_terry_pairs
+    for result in results:
+        a, b, s = _check_result(result)
+        key, s_first = ((a, b), s) if a < b else ((b, a), 1.0 - s)
+        pairs.setdefault(key, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[s_first]] += 1
+    return bradley_terry_pairs(pairs, anchor=anchor, players=players, prior=prior, prior_draws=prior_draws)
+
+
+def bradley_terry_pairs(
+    pairs: Mapping[tuple[str, str], Sequence[int]],
+    *,
+    anchor: str | None = None,
+    players: Iterable[str] = (),
+    prior: str = "auto",
+    prior_draws: float = 1.0,
+) -> BradleyTerryResult:
+    """:func:`bradley_terry` from per-pair counts: ``pairs`` maps ``(a, b)`` (either order) to
+    ``a``'s wins, draws and losses against ``b``. The fit needs only these, so the result is bit
+    for bit :func:`bradley_terry`'s over the games they count, at a cost independent of their
+    number (a run's index keeps them: :mod:`standoff.tournaments.run_index`). Raises as
+    :func:`bradley_terry` does, and for a player against itself or a count that is not a
+    non-negative integer."""
     if prior not in ("auto", "always"):
         raise ValueError(f"prior must be 'auto' or 'always', got {prior!r}")
     if not prior_draws > 0:
@@ -586,13 +609,17 @@ def bradley_terry(
     pair_games: dict[tuple[str, str], int] = {}
     pair_score: dict[tuple[str, str], float] = {}  # score of the first (smaller) name
     wdl: dict[str, list[int]] = {name: [0, 0, 0] for name in players}
-    for result in results:
-        a, b, s = _check_result(result)
-        wdl.setdefault(a, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[s]] += 1
-        wdl.setdefault(b, [0, 0, 0])[{0.0: 0, 0.5: 1, 1.0: 2}[s]] += 1
-        key, s_first = ((a, b), s) if a < b else ((b, a), 1.0 - s)
-        pair_games[key] = pair_games.get(key, 0) + 1
-        pair_score[key] = pair_score.get(key, 0.0) + s_first
+    for (a, b), (w, d, lo) in pairs.items():
+        if a == b or any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in (w, d, lo)):
+            raise ValueError(f"a player cannot play itself, and wins, draws and losses are non-negative integers: "
+                             f"got {(a, b)!r}: {[w, d, lo]!r}")
+        a, b, w, lo = (a, b, w, lo) if a < b else (b, a, lo, w)
+        if w + d + lo:  # else the pair links nobody
+            for name, row in ((a, (w, d, lo)), (b, (lo, d, w))):
+                wdl[name] = [x + y for x, y in zip(wdl.get(name, [0, 0, 0]), row)]
+            pair_games[(a, b)] = pair_games.get((a, b), 0) + w + d + lo
+            # Half points are exact in binary floating point: w + d/2 is the sum of the games' scores.
+            pair_score[(a, b)] = pair_score.get((a, b), 0.0) + (w + 0.5 * d)
 
     names = sorted(wdl)
     if anchor is not None and anchor not in wdl:

@@ -12,6 +12,8 @@ API
 * :func:`compute_ratings` — the content of ``ratings.json`` (layout below).
 * :func:`format_report` — the text ``standoff tournament`` / ``standoff ratings`` print.
 * :func:`write_outputs` — atomically rewrite ``elo.jsonl`` and ``ratings.json`` in a run folder.
+* :func:`write_ratings` — atomically rewrite ``ratings.json`` alone (a run's index keeps ``elo.jsonl``).
+* :func:`ratings_from_aggregates` — ``ratings.json`` from the sums it is made of (:mod:`.aggregates`).
 * :func:`ratings_text` / :func:`elo_text` — the exact bytes (as text) of those two files.
 
 Canonical order: results sorted by ``(index, match_id)``; within a match with more than two seats,
@@ -121,7 +123,8 @@ from typing import Any
 
 from ..server.private_files import replace_private
 from .model import Result
-from .ratings import bradley_terry, elo_log, pentanomial, pentanomial_elo, trinomial_elo
+from .aggregates import Aggregates
+from .ratings import bradley_terry_pairs, elo_log, pentanomial_elo, trinomial_elo
 
 __all__ = [
     "ELO_FILE",
@@ -131,9 +134,11 @@ __all__ = [
     "elo_lines",
     "elo_text",
     "format_report",
+    "ratings_from_aggregates",
     "ratings_text",
     "read_results",
     "write_outputs",
+    "write_ratings",
 ]
 
 RESULTS_FILE = "results.jsonl"
@@ -152,7 +157,11 @@ _NAME_MAX = 20  # names are cut to this in the matrices (the standings show them
 
 def _parse_line(raw: bytes) -> Result:
     """One results line → :class:`Result`; raises ``ValueError`` / ``json.JSONDecodeError``."""
-    data = json.loads(raw.decode("utf-8"))
+    return result_of(json.loads(raw.decode("utf-8")))
+
+
+def result_of(data: Any) -> Result:
+    """A results line's JSON value → :class:`Result`; raises ``ValueError`` (not a result)."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     try:
@@ -290,48 +299,27 @@ def elo_lines(results: Iterable[Result], k: float = 32.0, start: float = 1500.0)
 # ---------------------------------------------------------------------------------------------
 
 
-def _pair_legs(results: list[Result]) -> dict[tuple[str, str], list[float]]:
-    """Pair totals (of the smaller name) per entrant pair, from complete paired legs."""
-    groups: dict[Any, list[Result]] = {}
-    for result in results:
-        if result.pair is not None:
-            groups.setdefault(result.pair, []).append(result)
-    totals: dict[tuple[str, str], list[float]] = {}
-    for key in sorted(groups, key=repr):
-        legs = groups[key]
-        if len(legs) != 2 or sorted(r.leg for r in legs) != [0, 1]:
-            continue
-        if not all(r.played for r in legs):
-            continue
-        triples = [r.pairwise() for r in legs]
-        if any(len(t) != 1 for t in triples):
-            continue
-        names = {frozenset(t[0][:2]) for t in triples}
-        if len(names) != 1:
-            continue
-        a, b = sorted(next(iter(names)))
-        total = 0.0
-        for ((x, _, s),) in triples:
-            total += s if x == a else 1.0 - s
-        totals.setdefault((a, b), []).append(total)
-    return totals
-
-
 def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None = None) -> dict[str, Any]:
     """The content of ``ratings.json`` (layout and conventions in the module docstring),
     recomputed from ``results`` only. ``entrants``: names from the configuration; they are listed
     even without games. Every name seated in a result (played or not) is an entrant too.
 
     The output is JSON-ready (no infinities: see the module docstring), deterministic (the same
-    whatever the order of ``results``) and has no timestamps.
+    whatever the order of ``results``) and has no timestamps. It is
+    :func:`ratings_from_aggregates` of the results' :class:`~.aggregates.Aggregates`: a run's
+    index keeps the same sums and gives the same bytes without reading the results.
     """
-    ordered = _canonical(results)
-    names: set[str] = set(entrants or ())
-    for result in ordered:
-        names.update(result.seats.values())
+    return ratings_from_aggregates(Aggregates.of(results), entrants=entrants)
 
-    triples = [t for result in ordered for t in result.pairwise()]
-    bt = bradley_terry(triples, players=sorted(names))
+
+def ratings_from_aggregates(agg: Aggregates, *, entrants: Iterable[str] | None = None) -> dict[str, Any]:
+    """The content of ``ratings.json`` from the sums it is made of (:mod:`.aggregates`): what
+    :func:`compute_ratings` gives for the results ``agg`` counts, in time independent of their
+    number."""
+    names: set[str] = set(entrants or ())
+    names.update(agg.seated)
+
+    bt = bradley_terry_pairs(agg.wdl, players=sorted(names))
 
     # Standings: players with games in Bradley-Terry order, then those without, by name.
     with_games = [p for p in bt.players if p.games]
@@ -360,15 +348,12 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
         los_matrix[p.name] = {q.name: _r(bt.los[i][j]) for j, q in enumerate(bt.players) if j != i}
 
     # Head to head, from the smaller name's point of view, and the crosstable.
-    wdl: dict[tuple[str, str], list[int]] = {}
-    for a, b, s in triples:
-        key, s = ((a, b), s) if a < b else ((b, a), 1.0 - s)
-        wdl.setdefault(key, [0, 0, 0])[{1.0: 0, 0.5: 1, 0.0: 2}[s]] += 1
-    penta = _pair_legs(ordered)
     pairs = []
     crosstable: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in names}
-    for (a, b), (w, d, lo) in sorted(wdl.items()):
+    for (a, b), (w, d, lo) in sorted(agg.wdl.items()):
         n = w + d + lo
+        if not n:
+            continue
         tri = trinomial_elo(w, d, lo)
         entry: dict[str, Any] = {
             "a": a,
@@ -381,12 +366,11 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
             "trinomial": {"elo": _num(tri.elo), "margin": _margin(tri.margin)},
             "pentanomial": None,
         }
-        totals = penta.get((a, b), [])
-        if totals:
-            counts = pentanomial(totals)
+        counts = list(agg.penta.get((a, b), ()))
+        if sum(counts):
             pe = pentanomial_elo(counts)
             entry["pentanomial"] = {
-                "pairs": len(totals),
+                "pairs": sum(counts),
                 "counts": counts,
                 "elo": _num(pe.elo),
                 "margin": _margin(pe.margin),
@@ -396,19 +380,11 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
         crosstable[b][a] = {"score": _r(lo + d / 2.0), "games": n}
 
     faults: dict[str, dict[str, int]] = {name: {} for name in names}
+    for who, kinds in agg.faults.items():
+        faults.setdefault(who, {}).update(kinds)
     fallbacks: dict[str, int] = dict.fromkeys(names, 0)
-    terminations: dict[str, int] = {}
-    for result in ordered:
-        for role, kinds in (result.faults or {}).items():
-            who = result.seats.get(role, role)
-            bucket = faults.setdefault(who, {})
-            for kind, count in kinds.items():
-                bucket[kind] = bucket.get(kind, 0) + int(count)
-        for role, count in (result.fallbacks or {}).items():
-            who = result.seats.get(role, role)
-            fallbacks[who] = fallbacks.get(who, 0) + int(count)
-        terminations[result.termination] = terminations.get(result.termination, 0) + 1
-    played = sum(1 for r in ordered if r.played)
+    for who, count in agg.fallbacks.items():
+        fallbacks[who] = fallbacks.get(who, 0) + count
 
     return {
         "version": VERSION,
@@ -419,15 +395,15 @@ def compute_ratings(results: Iterable[Result], *, entrants: Iterable[str] | None
         "crosstable": {a: dict(sorted(row.items())) for a, row in sorted(crosstable.items())},
         "faults": {a: dict(sorted(row.items())) for a, row in sorted(faults.items())},
         "fallbacks": dict(sorted(fallbacks.items())),
-        "terminations": dict(sorted(terminations.items())),
+        "terminations": dict(sorted(agg.terminations.items())),
         "matches": {
-            "total": len(ordered),
-            "played": played,
+            "total": agg.total,
+            "played": agg.played,
             # Matches without a result (played is false): an error is shown apart from the rest
             # (a seat that never came, or a shutdown), never as a result.
-            "not_played": sum(1 for r in ordered if not r.played and r.termination != "error"),
-            "error": sum(1 for r in ordered if not r.played and r.termination == "error"),
-            "games": len(triples),
+            "not_played": agg.not_played,
+            "error": agg.error,
+            "games": agg.games,
         },
     }
 
@@ -463,6 +439,13 @@ def _atomic_write(path: Path, text: str) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def write_ratings(run_dir: str | os.PathLike[str], ratings: Mapping[str, Any]) -> None:
+    """Rewrite ``ratings.json`` in ``run_dir`` (atomically) with ``ratings``: a run's index
+    computes them from its sums (:func:`~.run_index.ratings_from_index`) and keeps ``elo.jsonl``
+    itself, so that neither reads the whole history."""
+    _atomic_write(Path(run_dir) / RATINGS_FILE, ratings_text(ratings))
 
 
 def write_outputs(

@@ -2,22 +2,23 @@
 
 :class:`CanonicalOrder` decides what may be written (each match id once, in schedule order,
 early finishers held back); :class:`ResultWriter` is the only writer of ``results.jsonl`` and
-``elo.jsonl``, appending, flushing and fsyncing each batch. A run killed at any moment therefore
-leaves a canonical prefix, which a resume goes on from.
+``elo.jsonl``, appending, flushing and fsyncing each batch, then indexing it
+(:mod:`standoff.tournaments.run_index`). A run killed at any moment therefore leaves a canonical
+prefix (and an index behind it, never ahead), which a resume goes on from.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import Any
 
 from ..server.ledger import LedgerWriter, digests
-from ..server.private_files import open_private
+from ..server.storage import StorageError
 from .config import TournamentConfig
+from .errors import RunError
 from .model import Result
-from .ratings import elo_update
-from .report import elo_text, write_outputs
+from .report import write_ratings
+from .run_index import RunIndex, ratings_from_index
 
 __all__ = ["CanonicalOrder", "ResultWriter"]
 
@@ -63,54 +64,46 @@ class CanonicalOrder:
 class ResultWriter:
     """The only writer of results.jsonl and elo.jsonl: appends in canonical order. Each results
     line carries its records' digests and the digest of the line before it
-    (:mod:`standoff.server.ledger`)."""
+    (:mod:`standoff.server.ledger`). Each batch is one step with the run's index
+    (:meth:`~.run_index.RunIndex.add`): results lines appended and fsync'd, their Elo lines
+    appended, their rows committed; the Elo ratings are the index's, so nothing here holds or
+    reads the history."""
 
-    def __init__(self, folder: Path, done: list[Result], config: TournamentConfig,
+    def __init__(self, folder: Path, index: RunIndex, config: TournamentConfig,
                  entrants: list[str] | None = None) -> None:
         self.folder = folder
-        self.results = list(done)
-        self.k, self.start = config.elo_k, config.elo_start
-        # elo.jsonl is derived: rewrite it from the results so far, then append as they come.
-        write_outputs(folder, self.results, entrants=entrants if entrants is not None else list(config.entrants),
-                      k=self.k, start=self.start)
-        self.elo = {}
-        for result in self.results:
-            self._update_elo(result)
+        self.index = index
+        self.entrants = entrants if entrants is not None else list(config.entrants)
+        self.written = 0  # results written by this writer
+        # elo.jsonl was repaired from the results when the index was opened; ratings.json from its sums.
+        write_ratings(folder, ratings_from_index(index, self.entrants))
         self.ledger = LedgerWriter(folder / "results.jsonl")
-        self.elo_file = open_private(folder / "elo.jsonl", "a")
-
-    def _update_elo(self, result: Result) -> list[dict[str, Any]]:
-        lines = []
-        for a, b, score in result.pairwise():
-            ra, rb = self.elo.get(a, self.start), self.elo.get(b, self.start)
-            na, nb = elo_update(ra, rb, score, self.k)
-            self.elo[a], self.elo[b] = na, nb
-            lines.append({
-                "index": result.index, "match_id": result.match_id, "a": a, "b": b, "score_a": score,
-                "a_before": round(ra, 4), "b_before": round(rb, 4), "a_after": round(na, 4), "b_after": round(nb, 4),
-            })
-        return lines
 
     def take(self, result: Result) -> str:
-        """Take ``result`` in; return its elo.jsonl text (its results line is made by
-        :meth:`write`, which reads its records)."""
-        self.results.append(result)
-        # elo lines are the same as a full recompute writes
-        return elo_text(self._update_elo(result))
+        """Take ``result`` in; return its elo.jsonl text (the same lines as a full recompute
+        writes; its results line is made by :meth:`write`, which reads its records)."""
+        return self.index.elo_step(result)
 
     def write(self, results: list[Result], elo_lines: str) -> None:
-        """Append the results (in order: each line chains to the one before) and their Elo lines
-        and make them durable. Runs in a thread: reading records and fsync must not stall the
-        coordinator."""
+        """Append the results (in order: each line chains to the one before) and their Elo lines,
+        make them durable and index them. Runs in a thread: reading records and fsync must not
+        stall the coordinator. A disk that is full or an index that cannot be written stops the
+        run with one line (:class:`RunError`): what was written stays, the next start repairs the
+        index from it."""
         records = self.folder / "records"
-        text = []
-        for result in results:
-            result.records = digests(records, result.records)
-            text.append(self.ledger.text(result.to_json()))
-        self.ledger.append("".join(text))
-        self.elo_file.write(elo_lines)
-        self.elo_file.flush()
+        try:
+            text = []
+            for result in results:
+                result.records = digests(records, result.records)
+                text.append(self.ledger.text(result.to_json()))
+            self.index.add(results, "".join(text), self.ledger.append, elo_lines)
+        except StorageError as exc:
+            raise RunError(f"{exc}; the results written so far are kept: run the same command again to go on") from None
+        except OSError as exc:
+            where = exc.filename or self.folder
+            raise RunError(f"{where}: cannot write: {exc.strerror or exc}; the results written so far are kept: run "
+                           "the same command again to go on") from None
+        self.written += len(results)
 
     def close(self) -> None:
         self.ledger.close()
-        self.elo_file.close()

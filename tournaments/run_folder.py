@@ -11,6 +11,7 @@ is there is what a resume goes on from.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,14 +19,16 @@ from typing import Any
 from ..server.local import new_seed
 from ..server.private_files import private_dir, replace_private
 from ..server.records import cut_torn_tail
+from ..server.storage import StorageError
+from ..server.verify import VerifyError
+from . import run_index
 from .config import TournamentConfig
 from .errors import RunError
-from .model import Result
-from .report import read_results
 from .rosters import ROUNDS_FILE, Rosters, round_matches
+from .run_index import RunIndex
 from .schedule import schedule, untrusted_entrants
 
-__all__ = ["EXECUTION_KEYS", "SECRET_SEED_FILE", "Prepared", "first_round", "prepare", "prepare_run_dir",
+__all__ = ["EXECUTION_KEYS", "SECRET_SEED_FILE", "Prepared", "first_round", "open_index", "prepare", "prepare_run_dir",
            "resolve_master_seed", "run_dir_of"]
 
 
@@ -34,17 +37,21 @@ def run_dir_of(config: TournamentConfig) -> Path:
 
 
 def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bool = True,
-                    registry: Any = None) -> tuple[Path, list[Result]]:
-    """Create or reopen the run folder; returns it and the results already there.
+                    registry: Any = None) -> tuple[Path, RunIndex]:
+    """Create or reopen the run folder; returns it and its index (open, caught up with the
+    files: :mod:`.run_index`).
 
     A folder made by a different configuration is refused (resume must not mix tournaments),
     except for :data:`EXECUTION_KEYS` (where matches run does not change them); ``fresh`` wipes
-    the previous results (and the secret master seed) first. A torn last line (a kill mid-write)
-    is cut off. With ``verify``, results already there are checked first (the chain, every record
-    against its digest and its line; replaying every record is ``standoff verify``'s job): a run
-    whose files were changed is refused (:class:`RunError` naming the first bad line). The folder,
-    ``records/`` and every file the run writes are private (``0700``/``0600``, those of an older
-    version too: :mod:`standoff.server.private_files`).
+    the previous results (and the secret master seed, and the index) first. A torn last line (a
+    kill mid-write) is cut off. With ``verify``, what the index does not hold yet is checked as it
+    is indexed: the chain from the last point the index checked, and every record the new lines
+    name (its digest and its outcome against the line); a results file cut or rewritten before
+    that point, or changed in place, is checked whole. A run whose files were changed is refused
+    (:class:`RunError` naming the first bad line). Records of lines indexed earlier, and the
+    replay of every record by the rules, are ``standoff verify``'s job. The folder, ``records/``
+    and every file the run writes are private (``0700``/``0600``, those of an older version too:
+    :mod:`standoff.server.private_files`).
     """
     folder = run_dir_of(config)
     private_dir(folder)
@@ -57,6 +64,7 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bo
             (folder / name).unlink(missing_ok=True)
         for record in (folder / "records").glob("*.jsonl"):
             record.unlink()
+        run_index.remove(folder)
     elif config_path.exists() and (differ := _differences(config_path.read_text(), config)):
         raise RunError(
             f"{folder} holds a run of a different configuration ({'; '.join(differ)}); use another "
@@ -66,19 +74,28 @@ def prepare_run_dir(config: TournamentConfig, *, fresh: bool = False, verify: bo
     # a record, result file or seed being stored when the run was killed
     for torn in [*folder.glob(".*.tmp"), *(folder / "records").glob(".*.tmp")]:
         torn.unlink(missing_ok=True)
+    index = open_index(folder, verify=verify, elo=(config.elo_k, config.elo_start), registry=registry)
     if results_path.exists():
-        cut_torn_tail(results_path)
-        if verify:
-            from ..server.verify import VerifyError, verify_folder
+        try:
+            cut_torn_tail(results_path)  # past the index's point: it never holds a torn line
+            index.record_stat()
+        except BaseException:
+            index.close()
+            raise
+    return folder, index
 
-            try:
-                verify_folder(folder, registry=registry, replay_records=False)
-            except VerifyError as exc:
-                raise RunError(f"{exc}; refusing to resume (--no-verify to resume anyway)") from None
-        results = read_results(results_path)
-    else:
-        results = []
-    return folder, results
+
+def open_index(folder: Path, *, verify: bool = True, elo: tuple[float, float] | None = None,
+               registry: Any = None) -> RunIndex:
+    """The run folder's index, open and caught up (:meth:`.run_index.RunIndex.open`), its
+    failures as one line: :class:`RunError` (a changed file: "refusing to resume"; an index file
+    that cannot be used)."""
+    try:
+        return RunIndex.open(folder, verify=verify, elo=elo, registry=registry)
+    except VerifyError as exc:
+        raise RunError(f"{exc}; refusing to resume (--no-verify to resume anyway)") from None
+    except StorageError as exc:
+        raise RunError(str(exc)) from None
 
 
 #: The run folder's file holding a secret master seed (a config without ``master_seed``).
@@ -130,23 +147,26 @@ def _differences(saved: str, config: TournamentConfig) -> list[str]:
     ]
 
 
-def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: frozenset[str], folder: Path,
-                    rosters: Rosters | None = None) -> None:
+def _check_schedule(config: TournamentConfig, index: RunIndex, untrusted: frozenset[str], folder: Path,
+                    rosters: Rosters | None = None, rounds: Iterable[int] = ()) -> None:
     """Refuse to resume results that the schedule no longer gives (seed, seats, pair, leg): a
-    run begun by a version that paired the legs of untrusted entrants would mix the two."""
-    if not done:
+    run begun by a version that paired the legs of untrusted entrants would mix the two. What is
+    compared: the results of the ladder ``rounds`` the run goes on from (the last one begun) and,
+    for a finite format, of its whole schedule (bounded); each looked up in the index, not read
+    from the file. Earlier ladder rounds were compared when the run went on from them."""
+    if not index.count():
         return
     # A finite format may be run as a ladder too (`standoff ladder`): its rounds' ids are apart.
-    rounds = sorted({res.round for res in done})
+    rounds = sorted(set(rounds))
     if rosters is not None:  # a ladder open to submissions: the rounds recorded
         rounds = [r for r in rounds if r in rosters.rounds]
     specs = [m for r in rounds for m in round_matches(config, r, untrusted, rosters)]
     if config.format != "ladder":
         specs += schedule(config, untrusted=untrusted)
-    by_id = {spec.match_id: spec for spec in specs}
-    for result in done:
-        spec = by_id.get(result.match_id)
-        if spec is not None and (spec.seed, spec.seats, spec.pair, spec.leg) != (
+    found = index.lookup(spec.match_id for spec in specs)
+    for spec in specs:
+        result = found.get(spec.match_id)
+        if result is not None and (spec.seed, spec.seats, spec.pair, spec.leg) != (
                 result.seed, tuple(result.seats.values()), result.pair, result.leg):
             raise RunError(
                 f"{folder}: results.jsonl: match {result.match_id} is not the one this version schedules "
@@ -154,40 +174,62 @@ def _check_schedule(config: TournamentConfig, done: list[Result], untrusted: fro
                 "the run again")
 
 
-def first_round(config: TournamentConfig, done: list[Result], rosters: Rosters | None = None) -> int:
-    """The ladder round to go on with: the last one begun, unless every match of it is done."""
+def first_round(config: TournamentConfig, index: RunIndex, rosters: Rosters | None = None) -> int:
+    """The ladder round to go on with: the last one begun, unless every match of it is done
+    (looked up in the index: the round's matches, not the history)."""
     if rosters is not None and rosters.rounds:  # a round is begun once its entrants are recorded
         last = max(rosters.rounds)
-    elif not done:
-        return 1
     else:
-        last = max(result.round for result in done)
-    done_ids = {result.match_id for result in done}
-    return last + 1 if all(m.match_id in done_ids for m in round_matches(config, last, frozenset(), rosters)) else last
+        last = index.max_round()
+        if last is None:
+            return 1
+    ids = [m.match_id for m in round_matches(config, last, frozenset(), rosters)]
+    return last + 1 if len(index.done_among(ids)) == len(set(ids)) else last
 
 
 @dataclass
 class Prepared:
-    """A run folder opened for a run: the config with its master seed resolved and the results
-    already there."""
+    """A run folder opened for a run: the config with its master seed resolved, the run's index
+    (open: the runner writes through it and closes it) and what the runner needs of the results
+    already there: ``done``, the match ids with a result among those it may play (the ladder
+    rounds from ``first``, or the finite schedule), never the whole history."""
 
     config: TournamentConfig
     folder: Path
-    done: list[Result]
+    done: set[str]
     rosters: Rosters | None = None  # a config with submissions: each ladder round's entrants
+    index: RunIndex | None = None
+    first: int = 1  # a ladder: the round to go on with
 
     def entrants(self) -> list[str]:
         """Every entrant of the run so far (a ladder's submissions included), for the ratings."""
         return self.rosters.everyone() if self.rosters is not None else list(self.config.entrants)
 
 
-def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, verify: bool = True) -> Prepared:
+def prepare(config: TournamentConfig, registry: Any, *, fresh: bool = False, verify: bool = True,
+            ladder: bool = False) -> Prepared:
     """Open (or create) the run folder, resolve the master seed and check that the results
-    already there are the matches the schedule gives. ``verify``: check them first
-    (:func:`standoff.server.verify.verify_folder`), refusing a run whose results or records were
-    changed."""
-    folder, done = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
-    resolved = resolve_master_seed(config, folder)
-    rosters = Rosters(resolved, folder) if resolved.submissions is not None else None
-    _check_schedule(resolved, done, untrusted_entrants(resolved, registry), folder, rosters)
-    return Prepared(resolved, folder, done, rosters)
+    already there are the matches the schedule gives. ``verify``: check what the index does not
+    hold yet first (:func:`prepare_run_dir`), refusing a run whose results or records were
+    changed. ``ladder``: the run goes on as a ladder (a finite format run by ``standoff
+    ladder``)."""
+    folder, index = prepare_run_dir(config, fresh=fresh, verify=verify, registry=registry)
+    try:
+        resolved = resolve_master_seed(config, folder)
+        rosters = Rosters(resolved, folder) if resolved.submissions is not None else None
+        untrusted = untrusted_entrants(resolved, registry)
+        is_ladder = ladder or resolved.format == "ladder"
+        first = first_round(resolved, index, rosters if is_ladder else None) if is_ladder else 1
+        last = index.max_round()
+        _check_schedule(resolved, index, untrusted, folder, rosters, [r for r in (last, first) if r is not None])
+        if is_ladder:
+            done = index.ids_from_round(first)
+        else:
+            done = index.done_among(spec.match_id for spec in schedule(resolved, untrusted=untrusted))
+    except StorageError as exc:
+        index.close()
+        raise RunError(str(exc)) from None
+    except BaseException:
+        index.close()
+        raise
+    return Prepared(resolved, folder, done, rosters, index, first)

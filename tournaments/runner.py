@@ -15,8 +15,11 @@ The coordinator is a trio program:
   this referee. Which of the two plays a match: :mod:`standoff.tournaments.dispatch`;
 * one writer task owns ``results.jsonl`` and ``elo.jsonl`` (:mod:`standoff.tournaments.results_writer`):
   it appends results in canonical match order (holding back early finishers), flushing and
-  fsyncing each line, and ignores a second result for a match id already written or waiting (a
-  retried or duplicated task). A run killed at any moment therefore leaves a canonical prefix;
+  fsyncing each line, then indexing it in the run's index (:mod:`standoff.tournaments.run_index`,
+  which every lookup of the run asks instead of reading the results: what is done, the ratings
+  between ladder rounds and at the end), and ignores a second result for a match id already
+  written or waiting (a retried or duplicated task). A run killed at any moment therefore leaves a
+  canonical prefix, and an index behind it that the next start catches up;
   rerunning the same command plays the rest (the run folder: :mod:`standoff.tournaments.run_folder`),
   and matches that were in flight are played again from their seeds. The final
   ``results.jsonl``, ``elo.jsonl`` and ``ratings.json`` are identical to an uninterrupted run's,
@@ -25,6 +28,7 @@ The coordinator is a trio program:
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -40,10 +44,12 @@ from .dispatch import Executor
 from .errors import ClusterFailed, RunError
 from .executors import make_executor
 from .model import MatchSpec, Result
-from .report import read_results, write_outputs
+from ..server.storage import StorageError, connect, errors_as_storage, index_path
+from .report import write_outputs, write_ratings
 from .results_writer import CanonicalOrder, ResultWriter
 from .rosters import Rosters, round_matches
-from .run_folder import Prepared, first_round, prepare, run_dir_of
+from .run_folder import Prepared, open_index, prepare, run_dir_of
+from .run_index import RunIndex, ratings_from_index
 from .schedule import schedule, untrusted_entrants
 from .serving import needs_referee, run_served
 
@@ -52,15 +58,24 @@ __all__ = ["Progress", "RunError", "RunSummary", "run_schedule", "run_tournament
 
 @dataclass
 class RunSummary:
+    """How a run ended: its folder, its ratings and whether it is complete. The results are in
+    the run's index: :attr:`results` reads them all from it when first asked (a ladder's
+    history may be long: nothing loads it unless asked), :attr:`failed` only those an error
+    ended."""
+
     run_dir: Path
-    results: list[Result]
     ratings: dict[str, Any]
     complete: bool
 
-    @property
+    @functools.cached_property
+    def results(self) -> list[Result]:
+        """Every result of the run, in canonical order (read once, when first asked)."""
+        return indexed_results(self.run_dir)
+
+    @functools.cached_property
     def failed(self) -> list[Result]:
         """Matches an engine or referee error ended (no result; their records say why)."""
-        return [r for r in self.results if r.termination == ERROR]
+        return indexed_results(self.run_dir, f"termination = '{ERROR}'")  # a literal: the index of errors serves it
 
 
 # -- progress ------------------------------------------------------------------------------------
@@ -151,21 +166,20 @@ async def run_schedule(
     ladder: bool = False,
     rounds: int | None = None,
     progress: TextIO | None = None,
-    on_round: Callable[[list[Result]], None] | None = None,
+    on_round: Callable[[RunIndex], None] | None = None,
 ) -> RunSummary:
     """The trio part of a run, in the run folder :func:`prepare` opened. ``referee`` (serving
     ``prepared.folder``) is needed when some matches cannot run in the match executor (remote
     entrants, untrusted plugin bots)."""
-    config, folder, done = prepared.config, prepared.folder, prepared.done
-    done_ids = {r.match_id for r in done}
-    writer = ResultWriter(folder, done, config, prepared.entrants())
+    config, folder, done_ids, index = prepared.config, prepared.folder, prepared.done, prepared.index
+    assert index is not None, "prepare() opens the run's index"
+    writer = ResultWriter(folder, index, config, prepared.entrants())
     is_ladder = ladder or config.format == "ladder"
     endless = is_ladder and rounds is None
     # `--rounds N` plays N rounds from where the run stands (a round begun counts as the first).
     untrusted = untrusted_entrants(config, registry)
     rosters = prepared.rosters if is_ladder else None
-    specs = _specs(config, is_ladder, first_round(config, done, rosters) if is_ladder else 1, rounds, untrusted,
-                   rosters)
+    specs = _specs(config, is_ladder, prepared.first if is_ladder else 1, rounds, untrusted, rosters)
     total, already = None, 0
     if not endless:
         finite = list(specs)
@@ -190,7 +204,7 @@ async def run_schedule(
             bar.started = time.monotonic()  # the ETA counts from here, not from a cluster's start-up
         await _wait_for_remotes(config, referee, executor)
         # Match ids in canonical order, not yet written; results that finished early wait there.
-        order = CanonicalOrder({r.match_id for r in done})
+        order = CanonicalOrder(done_ids)
         results_send, results_receive = trio.open_memory_channel[Result](math.inf)
         limiter = trio.CapacityLimiter(max(1, config.concurrency))
 
@@ -204,20 +218,16 @@ async def run_schedule(
         async def write() -> None:
             last_round = None
             async for result in results_receive:
-                # Everything now writable in canonical order goes out in one durable batch (a
-                # second result for a match id already written or waiting is dropped).
-                batch_elo, heads, new_round = [], [], []
-                for head in order.add(result):
-                    new_round.append(last_round is not None and head.round != last_round)
-                    last_round = head.round
-                    batch_elo.append(writer.take(head))
-                    heads.append(head)
-                if heads:
-                    await trio.to_thread.run_sync(writer.write, heads, "".join(batch_elo))
-                    first = len(writer.results) - len(heads)
-                    for i, head in enumerate(heads):
-                        if new_round[i] and on_round is not None:  # a round ended: its summary,
-                            on_round(writer.results[: first + i])  # after its matches' lines
+                # Everything now writable in canonical order goes out in durable batches, one per
+                # round (a second result for a match id already written or waiting is dropped):
+                # a round's summary reads the index when it holds exactly the rounds before.
+                for heads in _by_round(order.add(result)):
+                    if last_round is not None and heads[0].round != last_round and on_round is not None:
+                        on_round(index)  # a round ended: its summary, after its matches' lines
+                    last_round = heads[-1].round
+                    batch_elo = "".join(writer.take(head) for head in heads)
+                    await trio.to_thread.run_sync(writer.write, heads, batch_elo)
+                    for head in heads:
                         bar.update(head)
 
         async with trio.open_nursery() as nursery:
@@ -230,14 +240,13 @@ async def run_schedule(
                     order.expect(spec.match_id)
                     nursery.start_soon(play, spec, results_send.clone())
         complete = True
-        if on_round is not None and is_ladder and writer.results:
-            on_round(list(writer.results))  # the last round's summary
+        if on_round is not None and is_ladder and index.count():
+            on_round(index)  # the last round's summary
     except BaseException as exc:
         if (failed := _run_error(exc, ClusterFailed)) is None:
             raise
         # The matches it hit have no line (a Ray failure is not theirs): the same command plays them.
-        played = len(writer.results) - len(done)
-        left = "the matches not yet played are" if total is None else _matches(total - already - played)
+        left = "the matches not yet played are" if total is None else _matches(total - already - writer.written)
         raise RunError(f"{failed}: {left} left unplayed; run the same command again to resume, once "
                        "the cluster is back") from None
     finally:
@@ -245,9 +254,36 @@ async def run_schedule(
         writer.close()
         with trio.CancelScope(shield=True):
             await pool.aclose()
-    ratings = write_outputs(folder, writer.results, entrants=prepared.entrants(), k=config.elo_k,
-                            start=config.elo_start)
-    return RunSummary(folder, writer.results, ratings, complete)
+    ratings = ratings_from_index(index, prepared.entrants())
+    write_ratings(folder, ratings)
+    return RunSummary(folder, ratings, complete)
+
+
+def _by_round(results: list[Result]) -> Iterator[list[Result]]:
+    """``results`` (canonical order) cut where the round changes."""
+    group: list[Result] = []
+    for result in results:
+        if group and result.round != group[-1].round:
+            yield group
+            group = []
+        group.append(result)
+    if group:
+        yield group
+
+
+def indexed_results(run_dir: Path, where: str = "", params: tuple[Any, ...] = ()) -> list[Result]:
+    """The results of the run folder ``run_dir`` (those matching ``where``), in canonical order,
+    from its index as it is (whoever writes it catches it up first). Not a read-only connection:
+    closing the last connection is what folds SQLite's WAL back into the file and removes it."""
+    path = index_path(run_dir)
+    if not path.exists():
+        return []
+    conn = connect(path)
+    try:
+        with errors_as_storage(path):
+            return list(RunIndex(Path(run_dir), conn).results(where, params))
+    finally:
+        conn.close()
 
 
 def _matches(count: int) -> str:
@@ -287,7 +323,7 @@ def run_tournament(
     progress: TextIO | None = None,
     tokens: Any = None,
     announce: Callable[[str], None] | None = None,
-    on_round: Callable[[list[Result]], None] | None = None,
+    on_round: Callable[[RunIndex], None] | None = None,
     verify: bool = True,
 ) -> RunSummary:
     """Run (or resume) a tournament to its end and return the summary. Ctrl-C stops it cleanly:
@@ -298,8 +334,9 @@ def run_tournament(
 
         registry = load_registry()
     kwargs = dict(ladder=ladder, rounds=rounds, progress=progress, on_round=on_round)
+    prepared = None
     try:
-        prepared = prepare(config, registry, fresh=fresh, verify=verify)
+        prepared = prepare(config, registry, fresh=fresh, verify=verify, ladder=ladder)
         if not needs_referee(config, registry):
             return trio.run(lambda: run_schedule(prepared, registry, **kwargs))
         return run_served(prepared, registry, tokens, announce,
@@ -308,15 +345,25 @@ def run_tournament(
         if not _interrupted(exc):
             if (error := _run_error(exc)) is not None:
                 raise error from None  # one line, not a nursery's exception group
+            if (broken := _run_error(exc, StorageError)) is not None:  # the run's index, read mid-run
+                raise RunError(str(broken)) from None
             raise
+        # Ctrl-C: the outputs from what was kept (the index catches up with anything written
+        # after its last step: a batch the interrupt cut between its lines and its rows).
         folder = run_dir_of(config)
-        results = read_results(folder / "results.jsonl") if (folder / "results.jsonl").exists() else []
-        ratings = write_outputs(folder, results, entrants=list(config.entrants), k=config.elo_k,
-                                start=config.elo_start)
-        return RunSummary(folder, results, ratings, False)
+        if not (folder / "results.jsonl").exists():
+            ratings = write_outputs(folder, [], entrants=list(config.entrants), k=config.elo_k, start=config.elo_start)
+            return RunSummary(folder, ratings, False)
+        with open_index(folder, verify=verify, elo=(config.elo_k, config.elo_start), registry=registry) as index:
+            ratings = ratings_from_index(index, list(config.entrants))
+        write_ratings(folder, ratings)
+        return RunSummary(folder, ratings, False)
+    finally:
+        if prepared is not None and prepared.index is not None:
+            prepared.index.close()
 
 
-def _run_error(exc: BaseException, kind: type[RunError] = RunError) -> RunError | None:
+def _run_error(exc: BaseException, kind: type[Exception] = RunError) -> Any:
     """The :class:`RunError` (of ``kind``) that stopped the run, possibly wrapped in the exception
     groups of trio's nurseries (None if something else did too: a bug keeps its traceback)."""
     if isinstance(exc, kind):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from standoff.server.ledger import record_digest
 from standoff.tournaments.config import load_config
+from standoff.tournaments.run_index import remove as remove_index
 from standoff.tournaments.runner import run_tournament
 
 
@@ -35,10 +36,13 @@ def outputs(run: Path) -> dict[str, object]:
 
 def interrupted(config: Path, keep: int) -> Path:
     """Play ``config`` through, then cut its results to the first ``keep`` lines: what a run
-    killed there leaves (a canonical prefix; records of matches after it may be there too)."""
+    killed there leaves (a canonical prefix; records of matches after it may be there too). A
+    kill leaves the run's index behind the results, never ahead: it goes too (a run folder from
+    before the index, which the resume indexes)."""
     summary = run_tournament(load_config(config))
     lines = (summary.run_dir / "results.jsonl").read_text().splitlines(keepends=True)
     (summary.run_dir / "results.jsonl").write_text("".join(lines[:keep]))
+    remove_index(summary.run_dir)
     return summary.run_dir
 
 
