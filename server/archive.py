@@ -84,7 +84,8 @@ class Archive:
             cut_torn_tail(path)
         self.index, fresh = MatchIndex.open(self.data_dir)
         try:
-            checker = LineChecker(self.records, self.registry, False) if self.verify else None
+            checker = LineChecker(self.records, self.registry, False,
+                                  named_before=None if fresh else self.index.names_record) if self.verify else None
             if fresh:
                 count = self.index.fill(checker, chained=self.verify)
                 log.warning("index built from the files", index=str(self.index.path), ledger_lines=count)

@@ -100,6 +100,7 @@ CREATE TABLE matches (
 CREATE INDEX matches_by_game ON matches (game, seq) WHERE seq IS NOT NULL;
 CREATE INDEX matches_by_time ON matches (finished_ms, seq) WHERE finished_ms IS NOT NULL;
 CREATE INDEX matches_playing ON matches (match_id) WHERE status = 'playing';
+CREATE INDEX matches_by_record ON matches (record) WHERE seq IS NOT NULL;
 CREATE TABLE seats (
     match_id TEXT NOT NULL REFERENCES matches (match_id),
     role TEXT NOT NULL,
@@ -440,6 +441,13 @@ class MatchIndex:
         with errors_as_storage(self.path):
             return self._reader().execute("SELECT 1 FROM matches WHERE match_id = ? AND status = 'finished'",
                                           (match_id,)).fetchone() is not None
+
+    def names_record(self, name: str) -> bool:
+        """Whether a ledger line already indexed names the record file ``name`` (a line after
+        the point naming it again is refused: :class:`~.verify.LineChecker`'s ``named_before``)."""
+        with errors_as_storage(self.path):
+            return self._reader().execute("SELECT 1 FROM matches WHERE record = ? AND seq IS NOT NULL",
+                                          (name,)).fetchone() is not None
 
     def record_of(self, match_id: str) -> str | None:
         """The record file name of a finished match (None if it is not one)."""

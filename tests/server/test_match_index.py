@@ -310,6 +310,25 @@ def test_a_line_edited_after_the_point_refuses_the_start_an_earlier_one_is_verif
         verify_folder(tmp_path, replay_records=False)
 
 
+def test_a_new_line_naming_a_record_an_indexed_line_names_refuses_the_start(tmp_path):
+    """A line appended after the point that claims an earlier match's record again (a second
+    result for one game): the start does not re-read the earlier lines, the index knows."""
+    from standoff.server.ledger import LedgerWriter
+
+    write_finished_matches(tmp_path, 6, seed=21)
+    served_once(tmp_path)
+    ledger = tmp_path / "matches.jsonl"
+    again = json.loads(ledger.read_text().splitlines()[1])
+    del again["prev"]
+    again["match_id"] = "m-again"
+    writer = LedgerWriter(ledger)
+    writer.append(writer.text(again))
+    writer.close()
+    archive = Archive(tmp_path, load_registry(entry_points=False))
+    with pytest.raises(VerifyError, match="line 7 .*named by an earlier line"):
+        archive.load()
+
+
 def test_a_ledger_cut_before_the_point_refuses_the_start(tmp_path):
     from standoff.server.storage import StorageError
 
