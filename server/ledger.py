@@ -117,7 +117,8 @@ def last_digest(path: Path) -> str:
     return line_digest(last[0]) if last else GENESIS
 
 
-def read_chain(path: Path, *, start: ChainPoint | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_chain(path: Path, *, start: ChainPoint | None = None,
+               chained: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
     """The lines of ledger ``path`` as ``(line number, object)``, checking the chain as it goes;
     raises :class:`LedgerError` naming the first line that breaks it. A torn last line (no
     newline: a write cut by a crash) is skipped, as a resume cuts it.
@@ -125,7 +126,8 @@ def read_chain(path: Path, *, start: ChainPoint | None = None) -> Iterator[tuple
     ``start``: go on from a point checked earlier (an index's last line, :class:`ChainPoint`)
     instead of the first line: only the lines after it are read and checked, the first of them
     against ``start.digest``. What lies before is taken as checked then (``standoff verify``
-    reads from the first line)."""
+    reads from the first line). ``chained=False`` (``--no-verify``): the same lines, ``prev`` not
+    looked at."""
     point = start or ChainPoint()
     prev, number = point.digest, point.line
     with open(path, encoding="utf-8", newline="\n") as file:
@@ -138,6 +140,9 @@ def read_chain(path: Path, *, start: ChainPoint | None = None) -> Iterator[tuple
             if not text.strip():
                 continue
             obj = _object(text, path, number)
+            if not chained:
+                yield number, obj
+                continue
             if "prev" not in obj:
                 raise LedgerError(
                     f"{path}: line {number} has no 'prev' digest (written by a version without "

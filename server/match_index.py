@@ -512,25 +512,9 @@ def _header(path: Path) -> dict[str, Any] | None:
 
 
 def _ledger_lines(path: Path, point: ChainPoint, chained: bool) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The ledger's lines after ``point``: :func:`~.ledger.read_chain` (the chain checked), or,
-    unchained (``standoff serve --no-verify``), the same lines with no look at ``prev``."""
-    if chained:
-        yield from read_chain(path, start=point)
-        return
-    number = point.line
-    with open(path, encoding="utf-8", newline="\n") as file:
-        file.seek(point.offset)
-        for raw in file:
-            number += 1
-            if not raw.endswith("\n"):
-                return  # torn tail
-            if raw.strip():
-                try:
-                    obj = json.loads(raw)
-                except json.JSONDecodeError:
-                    raise LedgerError(f"{path}: line {number} is not JSON") from None
-                if isinstance(obj, dict):
-                    yield number, obj
+    """The ledger's lines after ``point``: :func:`~.ledger.read_chain` (the chain checked unless
+    ``chained`` is off: ``standoff serve --no-verify``)."""
+    return read_chain(path, start=point, chained=chained)
 
 
 def _unusable(path: Path) -> bool:
