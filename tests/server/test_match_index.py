@@ -10,7 +10,6 @@ ledger name the same finished matches.
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import grpc
