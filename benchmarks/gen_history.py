@@ -213,9 +213,9 @@ def ladder_toml(out: Path, entrants: tuple[str, ...]) -> str:
     )
 
 
-def generate_ladder(out: Path, matches: int, seed: int, registry: Any) -> RecordFolder:
+def generate_ladder(out: Path, matches: int, seed: int, registry: Any, template_rounds: int = 3) -> RecordFolder:
     """``out/ladder.toml`` and its run folder ``out/ladder`` with whole rounds, at least
-    ``matches`` results."""
+    ``matches`` results, copied from the matches of ``template_rounds`` rounds played first."""
     from dataclasses import replace
 
     from standoff.server.private_files import replace_private
@@ -235,7 +235,7 @@ def generate_ladder(out: Path, matches: int, seed: int, registry: Any) -> Record
     master = derive_seed(seed, "ladder master seed")
     replace_private(folder / SECRET_SEED_FILE, f"{master}\n")
     resolved = replace(config, master_seed=master)
-    templates = ladder_templates(resolved, registry)
+    templates = ladder_templates(resolved, registry, template_rounds)
     roles = tuple(config.roles())
     untrusted = untrusted_entrants(resolved, registry)
     rounds = math.ceil(matches / matches_per_cycle(resolved))
