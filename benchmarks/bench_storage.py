@@ -1,6 +1,6 @@
 """Scale benchmark (issue 43): ``standoff serve`` and ``standoff ladder`` on a long generated history.
 
-    python benchmarks/bench_storage.py [--matches 1000000] [--data-root /work/bench-data]
+    python benchmarks/bench_storage.py --data-root DIR [--matches 1000000] [--small-matches 1000]
         [--max-seconds 600] [--rounds 3] [--only server|ladder] [--against REV]
 
 The history is ``DATA_ROOT/<matches>/`` (and ``DATA_ROOT/<small-matches>/`` for the ladder's
@@ -23,9 +23,10 @@ and the tree with the index alike. Per round:
 * **server RSS**: VmRSS after the calls, and of a server on an empty data folder asked the same;
 * **ladder**: ``standoff ladder DATA_ROOT/N/ladder.toml --rounds 1`` (a small round of three cheap
   built-in bots, six matches) on the run folder of N results and on one of ``--small-matches``:
-  first with no index in the run folder, then again, then ``--rounds 2``; the per-round part is
-  ``--rounds 2`` minus ``--rounds 1``. Each run adds its rounds to the run folder (a few dozen
-  matches a round: still N).
+  first with no index in the run folder, then again, then ``--rounds K`` (``--ladder-rounds``,
+  default 4); the per-round part is ``--rounds K`` minus ``--rounds 1``, over K - 1 (a difference
+  of two noisy times: more rounds, less noise). Each run adds its rounds to the run folder (six
+  matches a round: a bench round adds about 40 to N).
 
 ``--max-seconds S``: a measurement that takes longer is stopped (the process killed) and shown
 as "> S s"; the figures that depend on it (a ratio, a difference) are left out, and a start that
@@ -82,7 +83,7 @@ def capped(name: str, fmt: str, unit: str, cap_s: float, per_s: float = 1.0) -> 
 
 def metrics(args: argparse.Namespace) -> list[against.Metric]:
     cap, n, small = args.max_seconds, f"{args.matches:,}", f"{args.small_matches:,}"
-    ms = 1000.0
+    ms, k = 1000.0, args.ladder_rounds
     server = [
         capped("serve start, empty folder", "{:,.2f}", "s", cap),
         capped("serve start, no index", "{:,.2f}", "s", cap),
@@ -103,11 +104,11 @@ def metrics(args: argparse.Namespace) -> list[against.Metric]:
     ladder = [
         capped(f"ladder --rounds 1 on {small}, no index", "{:,.2f}", "s", cap),
         capped(f"ladder --rounds 1 on {small}", "{:,.2f}", "s", cap),
-        capped(f"ladder --rounds 2 on {small}", "{:,.2f}", "s", cap),
+        capped(f"ladder --rounds {k} on {small}", "{:,.2f}", "s", cap),
         against.Metric(f"ladder per round on {small}", "{:,.2f}", "lower", "s"),
         capped(f"ladder --rounds 1 on {n}, no index", "{:,.2f}", "s", cap),
         capped(f"ladder --rounds 1 on {n}", "{:,.2f}", "s", cap),
-        capped(f"ladder --rounds 2 on {n}", "{:,.2f}", "s", cap),
+        capped(f"ladder --rounds {k} on {n}", "{:,.2f}", "s", cap),
         against.Metric(f"ladder per round on {n}", "{:,.2f}", "lower", "s"),
         against.Metric(f"ladder --rounds 1, {n} / {small}", "{:.2f}", "lower", "x"),
     ]
@@ -222,8 +223,8 @@ def measure_ladder(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
         log = tmp / f"ladder-{count}.log"
         probes.remove_index(folder)
         names = (f"ladder --rounds 1 on {label}, no index", f"ladder --rounds 1 on {label}",
-                 f"ladder --rounds 2 on {label}")
-        for name, rounds in zip(names, (1, 1, 2), strict=True):
+                 f"ladder --rounds {args.ladder_rounds} on {label}")
+        for name, rounds in zip(names, (1, 1, args.ladder_rounds), strict=True):
             try:
                 out[name] = probes.ladder(config, rounds, cap, log)
             except probes.Capped:
@@ -231,7 +232,7 @@ def measure_ladder(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
                     out[rest] = cap
                 break
         else:
-            out[f"ladder per round on {label}"] = out[names[2]] - out[names[1]]
+            out[f"ladder per round on {label}"] = (out[names[2]] - out[names[1]]) / (args.ladder_rounds - 1)
     one_small, one_big = out[f"ladder --rounds 1 on {small}"], out[f"ladder --rounds 1 on {n}"]
     if one_big < cap and one_small < cap:
         out[f"ladder --rounds 1, {n} / {small}"] = one_big / one_small
@@ -271,14 +272,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=1_000_000, help="stored matches (default 10^6)")
     parser.add_argument("--small-matches", type=int, default=1_000, help="the ladder's small side (default 10^3)")
-    parser.add_argument("--data-root", default="/work/bench-data", help="where the histories are (DATA_ROOT/N)")
+    parser.add_argument("--data-root", required=True, metavar="DIR",
+                        help="where the histories are, DIR/N (outside the repository: ~30 GB for N = 10^6)")
     parser.add_argument("--max-seconds", type=float, default=600.0, metavar="S",
                         help="stop a measurement past S seconds and show it as '> S s' (default 600)")
     parser.add_argument("--calls", type=int, default=200, help="ListMatches calls (default 200)")
     parser.add_argument("--standings-calls", type=int, default=20, help="GetStandings calls per game (default 20)")
+    parser.add_argument("--ladder-rounds", type=int, default=4, metavar="K",
+                        help="the ladder's per-round part: --rounds K minus --rounds 1, over K - 1 (default 4)")
     parser.add_argument("--only", choices=("server", "ladder"), default=None, help="measure only one side")
     against.add_arguments(parser, rounds=3)
     args = parser.parse_args()
+    if args.ladder_rounds < 2:
+        parser.error("--ladder-rounds takes 2 or more")
     if not args.round_json:
         ensure_histories(args)
     title = (f"storage at scale: {args.matches:,} stored matches (ladder: {args.small_matches:,} vs "
