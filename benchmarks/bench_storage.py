@@ -29,8 +29,9 @@ and the tree with the index alike. Per round:
   matches a round: a bench round adds about 40 to N).
 
 ``--max-seconds S``: a measurement that takes longer is stopped (the process killed) and shown
-as "> S s"; the figures that depend on it (a ratio, a difference) are left out, and a start that
-hit the cap is not repeated in that round (its repetitions would too). Today's main needs
+as "> S s"; the figures that depend on it (a ratio, a difference) are left out. A first start or
+resume stopped so is followed by the next one anyway (it may have indexed part of the history);
+a ladder's second ``--rounds 1`` stopped so is not followed by ``--rounds K``. Today's main needs
 minutes per 10^5 matches to start: measure it at 10^4 and 10^5 too, for the trend. The machine
 is shared and noisy: medians of --rounds; the page cache holds part of the history after the
 first read (a 10^6 history does not fit in it), so a first round reads more from the disk.
@@ -146,11 +147,10 @@ def measure_server(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
 
     probes.remove_index(data)
     server = probes.Server(data, tokens, token, log)
-    try:
+    try:  # stopped at the cap, it may have indexed part of the history: started again anyway
         out["serve start, no index"] = server.start(cap)
     except probes.Capped:
-        out["serve start, no index"] = out["serve start, again"] = cap  # again would be the same
-        return out
+        out["serve start, no index"] = cap
     finally:
         server.stop()
     server = probes.Server(data, tokens, token, log)
@@ -224,15 +224,19 @@ def measure_ladder(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
         probes.remove_index(folder)
         names = (f"ladder --rounds 1 on {label}, no index", f"ladder --rounds 1 on {label}",
                  f"ladder --rounds {args.ladder_rounds} on {label}")
+        # The first run may index the folder (and be stopped at the cap while at it): the next
+        # one is run anyway. Past the cap again, --rounds K would be too.
         for name, rounds in zip(names, (1, 1, args.ladder_rounds), strict=True):
             try:
                 out[name] = probes.ladder(config, rounds, cap, log)
             except probes.Capped:
-                for rest in names[names.index(name):]:  # the later runs would reach it too
-                    out[rest] = cap
-                break
+                out[name] = cap
+                if name == names[1]:
+                    out[names[2]] = cap
+                    break
         else:
-            out[f"ladder per round on {label}"] = (out[names[2]] - out[names[1]]) / (args.ladder_rounds - 1)
+            if out[names[2]] < cap:
+                out[f"ladder per round on {label}"] = (out[names[2]] - out[names[1]]) / (args.ladder_rounds - 1)
     one_small, one_big = out[f"ladder --rounds 1 on {small}"], out[f"ladder --rounds 1 on {n}"]
     if one_big < cap and one_small < cap:
         out[f"ladder --rounds 1, {n} / {small}"] = one_big / one_small

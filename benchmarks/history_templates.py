@@ -43,8 +43,8 @@ ST, TS = "schotten-totten", "twilight-struggle"
 PLAYERS = {ST: ("greedy", "probability", "random"), TS: ("ts-heuristic", "random")}
 #: Natural endings longer than this are played but not kept: Twilight Struggle games that go
 #: the ten turns write 45-85 KB, and a history of them would take 50 GB a million matches.
-#: With the rest the mean record is about 15 KB (Schotten Totten 15-25 KB, Twilight Struggle
-#: 3-25 KB).
+#: With the rest a history's mean record is about 15 KB (played ones 3-25 KB; a ``not_played``
+#: record, a header and its outcome, 0.5 KB).
 MAX_TEMPLATE_BYTES = 32 * 1024
 
 
