@@ -24,9 +24,11 @@ and the tree with the index alike. Per round:
 * **ladder**: ``standoff ladder DATA_ROOT/N/ladder.toml --rounds 1`` (a small round of three cheap
   built-in bots, six matches) on the run folder of N results and on one of ``--small-matches``:
   first with no index in the run folder, then again, then ``--rounds K`` (``--ladder-rounds``,
-  default 4); the per-round part is ``--rounds K`` minus ``--rounds 1``, over K - 1 (a difference
-  of two noisy times: more rounds, less noise). Each run adds its rounds to the run folder (six
-  matches a round: a bench round adds about 40 to N).
+  default 4). The per-round part is the median time between the K rounds' summary lines
+  (``after N rounds ...``, printed as each round ends), read as the ladder prints them: a whole
+  round each (its matches, their lines, the ratings), without start-up and resume; for a tree
+  that prints none, ``--rounds K`` minus ``--rounds 1`` over K - 1. Each run adds its rounds to
+  the run folder (six matches a round: a bench round adds about 40 to N).
 
 ``--max-seconds S``: a measurement that takes longer is stopped (the process killed) and shown
 as "> S s"; the figures that depend on it (a ratio, a difference) are left out. A first start or
@@ -228,7 +230,8 @@ def measure_ladder(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
         # one is run anyway. Past the cap again, --rounds K would be too.
         for name, rounds in zip(names, (1, 1, args.ladder_rounds), strict=True):
             try:
-                out[name] = probes.ladder(config, rounds, cap, log)
+                run = probes.ladder(config, rounds, cap, log)
+                out[name] = run.seconds
             except probes.Capped:
                 out[name] = cap
                 if name == names[1]:
@@ -236,7 +239,10 @@ def measure_ladder(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
                     break
         else:
             if out[names[2]] < cap:
-                out[f"ladder per round on {label}"] = (out[names[2]] - out[names[1]]) / (args.ladder_rounds - 1)
+                between = run.round_times()
+                out[f"ladder per round on {label}"] = (
+                    statistics.median(between) if between
+                    else (out[names[2]] - out[names[1]]) / (args.ladder_rounds - 1))
     one_small, one_big = out[f"ladder --rounds 1 on {small}"], out[f"ladder --rounds 1 on {n}"]
     if one_big < cap and one_small < cap:
         out[f"ladder --rounds 1, {n} / {small}"] = one_big / one_small
@@ -283,7 +289,7 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=200, help="ListMatches calls (default 200)")
     parser.add_argument("--standings-calls", type=int, default=20, help="GetStandings calls per game (default 20)")
     parser.add_argument("--ladder-rounds", type=int, default=4, metavar="K",
-                        help="the ladder's per-round part: --rounds K minus --rounds 1, over K - 1 (default 4)")
+                        help="rounds of the run that times the ladder's rounds (default 4)")
     parser.add_argument("--only", choices=("server", "ladder"), default=None, help="measure only one side")
     against.add_arguments(parser, rounds=3)
     args = parser.parse_args()

@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -224,21 +225,52 @@ def wrong_rows(request: Any, response: Any) -> int:
 # -- the ladder --------------------------------------------------------------------------------------------
 
 
-def ladder(config: Path, rounds: int, cap_s: float, log: Path) -> float:
-    """Seconds of ``standoff ladder CONFIG --rounds N``; :class:`Capped` (the process group
-    killed) past ``cap_s``."""
-    with open(log, "ab") as out:
-        started = time.perf_counter()
-        process = subprocess.Popen(command("ladder", str(config), "--rounds", str(rounds)), stdout=out, stderr=out,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            code = process.wait(cap_s)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-            raise Capped() from None
-        elapsed = time.perf_counter() - started
+#: What ``standoff ladder`` prints when a round is over (its ratings so far).
+ROUND_OVER = b"after "
+
+
+@dataclass
+class LadderRun:
+    """A ``standoff ladder`` run: its seconds, and when (seconds from its start) each round's
+    summary line came (``after N rounds (M matches): ...`` on its standard error)."""
+
+    seconds: float
+    rounds_over: list[float]
+
+    def round_times(self) -> list[float]:
+        """Seconds between one round's summary and the next's: each a whole round (its matches,
+        their lines written, the ratings updated), without the start-up and the resume."""
+        return [b - a for a, b in zip(self.rounds_over, self.rounds_over[1:])]
+
+
+def ladder(config: Path, rounds: int, cap_s: float, log: Path) -> LadderRun:
+    """Run ``standoff ladder CONFIG --rounds N``; :class:`Capped` (the process group killed)
+    past ``cap_s``. Its output goes to ``log``, read as it comes to time the rounds' ends."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command("ladder", str(config), "--rounds", str(rounds)), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    rounds_over: list[float] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        with open(log, "ab") as out:
+            for line in process.stdout:
+                if line.startswith(ROUND_OVER):
+                    rounds_over.append(time.perf_counter() - started)
+                out.write(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        code = process.wait(cap_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise Capped() from None
+    finally:
+        reader.join(10)
+    elapsed = time.perf_counter() - started
     if code:
         raise SystemExit(f"standoff ladder {config} --rounds {rounds} exited {code}:\n"
                          + log.read_text(errors="replace")[-2000:])
-    return elapsed
+    return LadderRun(elapsed, rounds_over)
