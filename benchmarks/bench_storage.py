@@ -147,14 +147,15 @@ def measure_server(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
     finally:
         empty.stop()
 
-    probes.remove_index(data)
-    server = probes.Server(data, tokens, token, log)
-    try:  # stopped at the cap, it may have indexed part of the history: started again anyway
-        out["serve start, no index"] = server.start(cap)
-    except probes.Capped:
-        out["serve start, no index"] = cap
-    finally:
-        server.stop()
+    if not args.keep_index:
+        probes.remove_index(data)
+        server = probes.Server(data, tokens, token, log)
+        try:  # stopped at the cap, it may have indexed part of the history: started again anyway
+            out["serve start, no index"] = server.start(cap)
+        except probes.Capped:
+            out["serve start, no index"] = cap
+        finally:
+            server.stop()
     server = probes.Server(data, tokens, token, log)
     try:
         try:
@@ -223,12 +224,16 @@ def measure_ladder(args: argparse.Namespace, tmp: Path) -> dict[str, float]:
         root = history(args, count)
         config, folder = root / "ladder.toml", root / "ladder"
         log = tmp / f"ladder-{count}.log"
-        probes.remove_index(folder)
         names = (f"ladder --rounds 1 on {label}, no index", f"ladder --rounds 1 on {label}",
                  f"ladder --rounds {args.ladder_rounds} on {label}")
+        runs = tuple(zip(names, (1, 1, args.ladder_rounds), strict=True))
+        if args.keep_index:
+            runs = runs[1:]
+        else:
+            probes.remove_index(folder)
         # The first run may index the folder (and be stopped at the cap while at it): the next
         # one is run anyway. Past the cap again, --rounds K would be too.
-        for name, rounds in zip(names, (1, 1, args.ladder_rounds), strict=True):
+        for name, rounds in runs:
             try:
                 run = probes.ladder(config, rounds, cap, log)
                 out[name] = run.seconds
@@ -291,6 +296,10 @@ def main() -> int:
     parser.add_argument("--ladder-rounds", type=int, default=4, metavar="K",
                         help="rounds of the run that times the ladder's rounds (default 4)")
     parser.add_argument("--only", choices=("server", "ladder"), default=None, help="measure only one side")
+    parser.add_argument("--keep-index", action="store_true",
+                        help="leave the folders' index.sqlite as it is and skip the first (indexing) start: "
+                             "for a history indexed once beforehand (`standoff reindex`), whose first start "
+                             "takes longer than a round should")
     against.add_arguments(parser, rounds=3)
     args = parser.parse_args()
     if args.ladder_rounds < 2:
