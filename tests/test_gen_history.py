@@ -24,7 +24,7 @@ from standoff.server.plugins import load_registry  # noqa: E402
 from standoff.server.records import RecordWriter  # noqa: E402
 from standoff.server.verify import verify_folder  # noqa: E402
 from standoff.tournaments.config import load_config  # noqa: E402
-from standoff.tournaments.run_folder import first_round, prepare  # noqa: E402
+from standoff.tournaments.run_folder import prepare  # noqa: E402
 from standoff.tournaments.runner import run_tournament  # noqa: E402
 
 SERVER_MATCHES = 40
@@ -108,11 +108,14 @@ def test_a_generated_server_history_is_a_mix(server_folder):
 
 def test_a_generated_ladder_is_resumed_from_the_next_round(ladder_folder, registry):
     config = load_config(ladder_folder / "ladder.toml", registry=registry)
-    prepared = prepare(config, registry)  # verifies the folder and checks it against the schedule
+    prepared = prepare(config, registry)  # verifies the folder (indexing it) and checks it against the schedule
     rounds = LADDER_MATCHES // 6
-    assert len(prepared.done) == LADDER_MATCHES
-    assert [r.index for r in prepared.done] == list(range(LADDER_MATCHES))
-    assert first_round(prepared.config, prepared.done) == rounds + 1
+    try:
+        assert prepared.index.count() == LADDER_MATCHES
+        assert [r.index for r in prepared.index.results()] == list(range(LADDER_MATCHES))
+        assert prepared.first == rounds + 1 and not prepared.done  # the next round: none of it played
+    finally:
+        prepared.index.close()
     report = verify_folder(prepared.folder, registry=registry, replay_records=True)
     assert report.replayed == LADDER_MATCHES
 
