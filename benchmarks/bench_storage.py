@@ -48,7 +48,7 @@ are issue 43's.
 figure                              10^4            10^5            10^6         goal
 ==================================  ==============  ==============  ===========  ==============
 serve start, no index / again       23.2 / 23.6 s   311 / 240 s     > 600 s      <= 2 s
-serve start, empty folder           0.57 s          0.85 s          0.85 s
+serve start, empty folder           0.57 s          0.85 s          -
 ListMatches p50 / p99               6.7 / 12.7 ms   82 / 122 ms     not started  <= 5 / 50 ms
 GetStandings p50 (ST, TS) / p99     25, 25 / 44 ms  262, 259 / 343  not started  <= 20 ms
 server RSS over empty (56 MB)       +22 MB          +206 MB         not started  <= +50 MB
