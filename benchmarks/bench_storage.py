@@ -52,7 +52,7 @@ serve start, empty folder           0.57 s          0.85 s          -
 ListMatches p50 / p99               6.7 / 12.7 ms   82 / 122 ms     not started  <= 5 / 50 ms
 GetStandings p50 (ST, TS) / p99     25, 25 / 44 ms  262, 259 / 343  not started  <= 20 ms
 server RSS over empty (56 MB)       +22 MB          +206 MB         not started  <= +50 MB
-ladder --rounds 1, N (10^3)         18.5 s (3.6 s)  241 s (4.6 s)   (see below)
+ladder --rounds 1, N (10^3)         18.5 s (3.6 s)  241 s (4.6 s)   > 600 s (4.8)
 ladder --rounds 1, N / 10^3         5.1x            55x                          <= 2x
 ladder per round, N (10^3)          0.41 s (0.36)   1.80 s (0.63)
 ==================================  ==============  ==============  ===========  ==============
@@ -60,9 +60,8 @@ ladder per round, N (10^3)          0.41 s (0.36)   1.80 s (0.63)
 A start reads every record twice (the ledger's check of every digest, then the summaries), about
 2.4 ms a match here: the 10^6 start was stopped at the cap twice, and would take 40-50 minutes by
 that rate; its memory grows by about 2 KB a match. A ladder's resume checks every record's digest
-and the schedule of every round done (about 2.3 ms a result: 40 minutes at 10^6, where the run was
-stopped from outside after a minute, not at the cap); each round then recomputes the ratings from
-every result (1.8 s a round at 10^5). Generating the 10^6 history (both folders): 7 minutes.
+and the schedule of every round done (about 2.3 ms a result: 40 minutes at 10^6, stopped at the
+cap twice); each round then recomputes the ratings from every result (1.8 s a round at 10^5). Generating the 10^6 history (both folders): 7 minutes.
 """
 
 from __future__ import annotations
