@@ -40,9 +40,9 @@ first read (a 10^6 history does not fit in it), so a first round reads more from
 
 "Before" figures: today's main (da52df5; measured on branch wip/43-bench, whose serve, ladder,
 archive and verify code is da52df5's), 2 cores shared with other test runs (load 2-5), cap 600 s;
-medians of 3 rounds at 10^4, 2 at 10^5, 1 at 10^6 (the ladder's rows: ``--only ladder`` runs); GetStandings in ms;
-ListMatches with the status filter (that tree has no bot/game filters: *filter kind* 0). Goals
-are issue 43's.
+medians of 3 rounds at 10^4, 2 at 10^5, 1 at 10^6 (the ladder's rows: ``--only ladder`` runs);
+GetStandings in ms; ListMatches with the status filter (that tree has no bot/game filters:
+*filter kind* 0). Goals are issue 43's.
 
 ==================================  ==============  ==============  ===========  ==============
 figure                              10^4            10^5            10^6         goal
