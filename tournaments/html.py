@@ -105,11 +105,12 @@ def _num(value: Any, spec: str = ".1f") -> str:
     return format(value, spec)
 
 
-def _page(title: str, body: str, *, script: str = "", style: str = "") -> str:
+def _page(title: str, body: str, *, script: str = "", style: str = "", body_class: str = "") -> str:
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n<body>\n{body}\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n"
+        + (f'<body class="{esc(body_class)}">' if body_class else "<body>") + f"\n{body}\n"
         + (f"<script>{script}</script>\n" if script else "")
         + "</body>\n</html>\n"
     )
@@ -481,10 +482,9 @@ def _result_line(result: Result) -> str:
 
 def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], seats: Mapping[str, str]) -> str:
     meta = data["meta"]
-    radios = "".join(
-        f'<label><input type="radio" name="seat" value="{esc(role)}"> {esc(role)}'
-        + (f" ({esc(seats[role])})" if seats.get(role) else "")
-        + "</label>"
+    named = {role: f"{role} ({seats[role]})" if seats.get(role) else role for role in meta["roles"]}
+    radios = "".join(  # a long bot name ends in an ellipsis (the label's title holds it whole)
+        f'<label title="{esc(named[role])}"><input type="radio" name="seat" value="{esc(role)}"> {esc(named[role])}</label>'
         for role in meta["roles"]
     ) + '<label><input type="radio" name="seat" value="omniscient" checked> omniscient</label>'
     islands = [f'<script type="application/json" id="meta">{_json_island(meta)}</script>',
@@ -502,23 +502,37 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         text_toggle = ('<label class="seats" title="the board as text, as standoff replay prints it">'
                        '<input type="checkbox" id="as-text"> text</label>')
     final = data["final_board"]
-    body = f"""<header class="top"><h1>{esc(title)}</h1><div class="sub">{subtitle}</div><div class="sub">{nav}</div></header>
+    body = f"""<header class="top"><div class="bar"><h1 title="{esc(title)}">{esc(title)}</h1><div class="sub">{nav}</div></div><div class="sub">{subtitle}</div></header>
 <main{wide}>
 <section id="viewer" hidden>
 <div class="controls">
 <span class="seats" title="whose eyes: a seat sees only what it saw">{radios}</span>
-<button id="first" title="first (Home)">\u00ab</button><button id="prev" title="back (\u2190)">\u25c0</button>
-<input type="range" id="slider" min="0" max="0" value="0" aria-label="decision">
-<button id="next" title="next (\u2192)">\u25b6</button><button id="last" title="end (End)">\u00bb</button>
+<span class="group"><button id="first" title="first (Home)">\u00ab</button><button id="prev" title="back (\u2190)">\u25c0</button><button id="next" title="next (\u2192)">\u25b6</button><button id="last" title="end (End)">\u00bb</button></span>
+<span class="group"><button id="chapter-prev" title="previous turn, action round or claim ([ or PageUp)">\u21e4</button><select id="chapter" aria-label="jump to a turn, action round or claim"></select><button id="chapter-next" title="next turn, action round or claim (] or PageDown)">\u21e5</button></span>
+<span class="group"><button id="play" title="play / pause (space)" aria-pressed="false">\u25b6 play</button><select id="speed" title="autoplay speed: decisions per second" aria-label="autoplay speed"></select></span>
 <span id="pos"></span>{text_toggle}
+{_VIEWER_HELP}
 </div>
-<div class="panes{' wide' if wide else ''}"><div id="board"></div><div><div id="decision" class="decision"></div><div id="log" class="log"></div></div></div>
-<p class="note">Player decisions only (deals and draws are in the log). A seat's view shows only what that seat saw when it was asked; \u201comniscient\u201d shows every hand.</p>
+<div class="scrub"><input type="range" id="slider" min="0" max="0" value="0" aria-label="decision"><div id="ticks"></div></div>
+<div class="panes"><div id="board-pane"><div id="board"></div></div><div id="side"><div id="decision" class="decision"></div><div id="side-board"></div><div id="log" class="log"></div></div></div>
 </section>
 <noscript><section><h2>Final position</h2><pre class="board">{esc(final)}</pre></section></noscript>
 </main>
 {''.join(islands)}"""
-    return _page(title, body, script=viewer_script(board.script if board else ""), style=board.style if board else "")
+    return _page(title, body, script=viewer_script(board.script if board else ""), style=board.style if board else "",
+                 body_class="viewer-page")
+
+
+#: The viewer's help: what it shows and its keys.
+_VIEWER_HELP = (
+    '<details class="help"><summary title="keys and what the viewer shows">?</summary><div>'
+    "<p>Player decisions only (deals and draws are in the log). A seat\u2019s view shows only what that seat "
+    "saw when it was asked; \u201comniscient\u201d shows every hand. The address links to the decision shown.</p>"
+    "<p><kbd>\u2190</kbd> <kbd>\u2192</kbd> a decision \u00b7 <kbd>[</kbd> <kbd>]</kbd> or <kbd>PageUp</kbd> "
+    "<kbd>PageDown</kbd> a turn, round or claim \u00b7 <kbd>Home</kbd> <kbd>End</kbd> \u00b7 <kbd>space</kbd> "
+    "play / pause \u00b7 <kbd>+</kbd> <kbd>\u2212</kbd> <kbd>0</kbd> zoom the map (or the wheel, a pinch; "
+    "drag to pan)</p></div></details>"
+)
 
 
 def _message_page(title: str, nav: str, subtitle: str, message: str, extra: str = "") -> str:

@@ -48,7 +48,7 @@
       return h("tr", null, [mid].concat(cols.map(function (r) { return side(r, "side"); })));
     });
     var table = h("table", { "class": "st" }, [h("thead", null, [head]), h("tbody", null, rows)]);
-    var hands = h("div", { "class": "hands" });
+    var hands = h("div", { "class": "hands", "data-pane": "side" });  // beside the log
     if (view.hands) {  // the whole table: every hand face up
       cols.forEach(function (role) {
         hands.appendChild(h("div", { "class": "hand", "data-seat": role },
