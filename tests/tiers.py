@@ -40,6 +40,7 @@ FIXTURES = {
     "tests/tournaments/test_ray.py": {"cluster": ("slow",)},
     "tests/tournaments/test_ray_cluster.py": {"nodes": ("slow",), "token_head": ("slow",)},
     "tests/tournaments/test_html.py": {"ts_report": ("slow",), "ts_full": ("slow",)},
+    "tests/tournaments/test_viewer_frame.py": {"frame_pages": ("slow",)},
     "tests/test_gen_history.py": {"server_folder": ("slow",), "ladder_folder": ("slow",)},
 }
 
@@ -49,6 +50,7 @@ MARKS = {
     "tests/tournaments/test_html.py::test_ts_pages_in_headless_chromium": ("browser", "slow"),
     "tests/test_rl_plugin.py::test_openspiel_random_sim_test_on_a_plugin_game": ("openspiel",),
     "tests/tournaments/test_html.py::test_a_plugin_games_html_board_draws_its_pages": ("browser", "slow"),
+    "tests/tournaments/test_viewer_frame.py::test_the_frame_fits_navigates_and_nothing_overflows": ("browser", "slow"),
 }
 
 #: Slow tests by module (every parametrization of each).

@@ -502,7 +502,7 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         text_toggle = ('<label class="seats" title="the board as text, as standoff replay prints it">'
                        '<input type="checkbox" id="as-text"> text</label>')
     final = data["final_board"]
-    body = f"""<header class="top"><div class="bar"><h1 title="{esc(title)}">{esc(title)}</h1><div class="sub">{nav}</div></div><div class="sub">{subtitle}</div></header>
+    body = f"""<header class="top"><div class="bar"><h1 title="{esc(title)}">{esc(title)}</h1><div class="sub">{nav}</div></div><div class="sub" title="{esc(_plain(subtitle))}">{subtitle}</div></header>
 <main{wide}>
 <section id="viewer" hidden>
 <div class="controls">
@@ -521,6 +521,11 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
 {''.join(islands)}"""
     return _page(title, body, script=viewer_script(board.script if board else ""), style=board.style if board else "",
                  body_class="viewer-page")
+
+
+def _plain(markup: str) -> str:
+    """The text of a line of markup (a title attribute's: the whole line where the page cuts it short)."""
+    return html.unescape(re.sub(r"<[^>]*>", "", markup))
 
 
 #: The viewer's help: what it shows and its keys.

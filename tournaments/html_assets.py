@@ -111,7 +111,8 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
 #side-board { border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; overflow: auto; overflow-wrap: anywhere; }
 #side-board:empty { display: none; }
 .log { max-height: 360px; overflow-y: auto; overflow-x: hidden; font: 12px/1.4 ui-monospace, monospace;
-       border: 1px solid var(--line); border-radius: 6px; padding: 0 6px 6px; overflow-wrap: anywhere; }
+       border: 1px solid var(--line); border-radius: 6px; padding: 0 6px 6px; overflow-wrap: anywhere;
+       display: flex; flex-direction: column-reverse; }  /* scrolled to its end, and kept there when resized */
 .log div.now { background: #fff3c4; }
 .log .n { color: var(--muted); display: inline-block; min-width: 3.5em; }
 /* the story (track.story): sentences grouped under chapter titles */
@@ -134,6 +135,10 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
 .zoombar span { font-size: 11px; color: var(--muted); background: rgba(255,255,255,.8); border-radius: 3px; padding: 0 3px; }
 @media (min-width: 1000px) and (min-height: 560px) {
   body.viewer-page { height: 100vh; display: flex; flex-direction: column; }
+  body.viewer-page header.top .bar { flex-wrap: nowrap; }
+  body.viewer-page header.top .bar > .sub, body.viewer-page header.top > .sub { white-space: nowrap; overflow: hidden;
+                                                                               text-overflow: ellipsis; min-width: 0; }
+  body.viewer-page header.top .bar > .sub { flex: 0 1 auto; }
   body.viewer-page > header.top { flex: none; }
   body.viewer-page > main { flex: 1 1 auto; min-height: 0; width: 100%; display: flex; flex-direction: column; padding-bottom: 8px; }
   #viewer { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; overflow: hidden; }
@@ -238,7 +243,8 @@ VIEWER_JS = r"""
   var boardEl = document.getElementById("board");
   var sideEl = document.getElementById("side-board");
   var decisionEl = document.getElementById("decision");
-  var logEl = document.getElementById("log");
+  var logBox = document.getElementById("log");  // a column-reverse box: it stays on its last lines
+  var logEl = logBox.appendChild(h("div", { "class": "lines" }));
   var posEl = document.getElementById("pos");
   var slider = document.getElementById("slider");
   var ticksEl = document.getElementById("ticks");
@@ -383,7 +389,7 @@ VIEWER_JS = r"""
     logEl.appendChild(shown);
   }
   function showLog(track, t) {
-    logEl.className = "log" + (track.story ? " story" : "");
+    logBox.className = "log" + (track.story ? " story" : "");
     if (track.story) {
       showStory(track, t);
     } else {  // the history's raw keys (a game without a story teller)
@@ -396,7 +402,7 @@ VIEWER_JS = r"""
         ]));
       });
     }
-    logEl.scrollTop = logEl.scrollHeight;  // the latest lines
+    logBox.scrollTop = 0;  // the latest lines (the box is reversed: 0 is its bottom)
   }
   logEl.addEventListener("click", function (ev) {  // a story line: the frame right after its decision
     var line = ev.target.closest ? ev.target.closest(".ln[data-n]") : null;
