@@ -502,7 +502,7 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         text_toggle = ('<label class="seats" title="the board as text, as standoff replay prints it">'
                        '<input type="checkbox" id="as-text"> text</label>')
     final = data["final_board"]
-    body = f"""<header class="top"><div class="bar"><h1 title="{esc(title)}">{esc(title)}</h1><div class="sub">{nav}</div></div><div class="sub" title="{esc(_plain(subtitle))}">{subtitle}</div></header>
+    body = f"""<header class="top"><div class="bar"><h1 title="{esc(title)}">{esc(title)}</h1><div class="sub links">{nav}</div></div><div class="sub"><span title="{esc(_plain(subtitle))}">{subtitle}</span></div></header>
 <main{wide}>
 <section id="viewer" hidden>
 <div class="controls">

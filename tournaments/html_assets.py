@@ -13,7 +13,19 @@ viewer reads JSON islands of its page (``<script type="application/json">``):
   chosen index. Text boards are ``b``: the board text as ``{"board": [lines]}``, delta-encoded
   the same way (a game the script does not draw; the omniscient track has both ``v``, the whole
   table with every hand, and ``b``, shown by the "text" toggle). The omniscient track
-  (``"choices": "seats"``) takes prompts and options from the deciding seat's track.
+  (``"choices": "seats"``) takes prompts and options from the deciding seat's track. A track
+  may have ``chapters`` (``[[title, number]]``: turns, action rounds) and a ``story``
+  (``[[number, text, kind, role, detail?]]``, what decision ``number``'s answer did, a frame
+  showing the lines of the decisions before its own; made by ``server/story.py``): the log pane then tells the story under
+  the chapters' titles (else it lists the raw history), and the chapters (with the story's claims
+  and scorings) give the jumps, the keys ``[`` ``]`` and the slider's ticks.
+
+The page frame: two columns when the window is at least 1000x560 (the board takes the height
+left, the decision, the hands and the log beside it: what a 1366x768 laptop shows without
+scrolling), one column below. The board script marks what the frame places: ``data-pane="side"``
+(the hands go beside the log) and ``<svg data-zoom>`` (a map: zoom and pan). The address's
+fragment (``#seat=p1&n=42``) opens a decision and follows the viewer; autoplay steps 0.5 to 4
+decisions a second; the keys are in the page's help (``?``).
 
 A game's board is drawn by its ``GameSpec.html_board`` (:class:`standoff.server.boards.HtmlBoard`):
 :func:`viewer_script` splices its script into the viewer's, and the page adds its style and its
@@ -238,6 +250,7 @@ VIEWER_JS = r"""
   // -- the viewer -------------------------------------------------------------------------------
   var APP_LAYOUT = "(min-width: 1000px) and (min-height: 560px)";  // the CSS's two-column layout
   var SPEEDS = [0.5, 1, 2, 4];  // autoplay: decisions per second
+  var MOMENTS = ["claim", "scoring"];  // story lines the chapter list lists too (a jump to each)
   var pos = 0;
   var seat = order.indexOf("omniscient") >= 0 ? "omniscient" : order[0];
   var boardEl = document.getElementById("board");
@@ -292,6 +305,13 @@ VIEWER_JS = r"""
     document.getElementById("chapter-next").disabled = !list.length;
     if (!list.length) { chapterEl.appendChild(h("option", { value: "-1", text: "no chapters" })); }
     list.forEach(function (c, i) { chapterEl.appendChild(h("option", { value: String(i), text: c[0] })); });
+    var moments = momentLines();
+    if (moments.length) {  // the story's claims and scorings: the frame right after each
+      chapterEl.appendChild(h("optgroup", { label: "claims and scorings" }, moments.map(function (line) {
+        var text = String(line[1]);
+        return h("option", { value: "m" + line[0], text: text.length > 60 ? text.slice(0, 59) + "\u2026" : text });
+      })));
+    }
     ticksEl.textContent = "";
     var last = timeline.length - 1 || 1, width = ticksEl.clientWidth || 600, room = -Infinity, head = null;
     list.forEach(function (c, i) {  // a tick where the part of the title before " · " changes (each turn)
@@ -300,11 +320,13 @@ VIEWER_JS = r"""
       head = part;
       var at = s[i] / last;
       ticksEl.appendChild(h("span", { "class": "tick", style: "left:" + (100 * at).toFixed(3) + "%" }));
-      var label = part.replace(/^Turn (\d+)$/, "T$1");
-      if (at * width - room < 8 + 6 * label.length) { return; }  // no room for its label
-      room = at * width;
+      var label = part.replace(/^Turn (\d+)$/, "T$1"), size = 8 + 6 * label.length;
+      // the label's anchor: its left end at the start, its right end at the end, else its middle
+      var from = at * width < size / 2 ? 0 : at * width > width - size / 2 ? size : size / 2;
+      if (at * width - from < room + 6) { return; }  // no room for it
+      room = at * width - from + size;
       ticksEl.appendChild(h("span", { "class": "lbl", "data-chapter": String(i), "data-pos": String(s[i]), title: c[0],
-        style: "left:" + (100 * at).toFixed(3) + "%", text: label }));
+        style: "left:" + (100 * at).toFixed(3) + "%;transform:translateX(" + (-100 * from / size).toFixed(0) + "%)", text: label }));
     });
     ticksEl.hidden = !list.length;
   }
@@ -312,9 +334,13 @@ VIEWER_JS = r"""
     var at = ev.target.getAttribute && ev.target.getAttribute("data-pos");
     if (at !== null && at !== undefined) { go(Number(at)); }
   });
+  function momentLines() {
+    return (tracks[seat].story || []).filter(function (line) { return MOMENTS.indexOf(line[2]) >= 0; });
+  }
   chapterEl.addEventListener("change", function () {
-    var i = Number(chapterEl.value);
-    if (i >= 0) { go(starts()[i]); }
+    var value = chapterEl.value;
+    if (value.charAt(0) === "m") { go(frameAt(Number(value.slice(1)) + 1)); }
+    else if (Number(value) >= 0) { go(starts()[Number(value)]); }
     chapterEl.blur();  // the keys (space: play) go back to the page
   });
   document.getElementById("chapter-prev").addEventListener("click", prevChapter);

@@ -84,7 +84,7 @@ def story_of(track: dict[str, Any]) -> list[list[Any]]:
                 "influence": "ops", "realign": "realign", "draw": "deal", "draw_card": "deal"}.get(step, "play")
         text = f"{role.upper()} {step.replace('_', ' ')}: {key.split(':', 1)[-1].replace('_', ' ')}."
         line: list[Any] = [n, text, kind, None if role == "chance" else role]
-        if "scoring" in key or step == "claim":
+        if role != "chance" and ("scoring" in key or step == "claim"):
             line[2] = "scoring" if "scoring" in key else "claim"
             line.append([f"{line[2]} detail {n}: presence, domination", "battlegrounds 2, adjacent 1"])
         story.append(line)
@@ -217,10 +217,19 @@ PROBE = r"""
     key("ArrowRight"); steps.push(["ArrowRight", state()]);
     key("ArrowLeft"); steps.push(["ArrowLeft", state()]);
     var select = document.getElementById("chapter");
-    if (select.options.length > 3) {
-      select.value = String(select.options.length - 2);
+    var values = Array.prototype.map.call(select.options, function (o) { return o.value; });
+    var plain = values.filter(function (v) { return v.charAt(0) !== "m"; });
+    if (plain.length > 3) {  // the chapter before last
+      select.value = plain[plain.length - 2];
       select.dispatchEvent(new Event("change", { bubbles: true }));
       steps.push(["select", state()]);
+    }
+    var moments = values.filter(function (v) { return v.charAt(0) === "m"; });
+    out.moments = moments;
+    if (moments.length) {  // a claim or a scoring: the frame right after it
+      select.value = moments[0];
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      steps.push(["moment", state()]);
     }
     key("End"); steps.push(["End", state()]);
     key("Home"); steps.push(["Home", state()]);
@@ -432,12 +441,18 @@ def _check_navigation(where, got: dict[str, Any], record: Any) -> None:
         n = "end" if s["pos"] == len(timeline) else timeline[s["pos"]]
         assert s["hash"].endswith(f"&n={n}"), (where, name, s)
     if label.endswith("story"):  # chapters: ] and [ jump between their first frames, the select too
-        chapters = got["chapters"]
+        chapters = got["chapters"][:len(got["chapters"]) - len(got["moments"])]
         assert len(chapters) > 3 and got["ticks"] >= 2 and got["tickLabels"], where
         first, second, back = states[1][1], states[2][1], states[3][1]
         assert start["pos"] < first["pos"] < second["pos"] and back["pos"] == first["pos"], (where, states[:4])
         assert int(first["chapter"]) == int(start["chapter"]) + 1 and first["board"] and first["log"], where
         assert "select" in by and chapters[int(by["select"]["chapter"])] in (chapters[-2], chapters[-1]), where
+        moments = [m for m in record.moves if m["role"] != "chance" and (m["step"] == "claim" or "scoring" in m["key"])]
+        assert len(got["moments"]) == len(moments), where  # every claim and scoring card, listed
+        if moments:  # jumps to the frame right after the first: its story line is the latest shown
+            n = moments[0]["n"]
+            after = next((i for i, m in enumerate(timeline) if m > n), len(timeline))
+            assert by["moment"]["pos"] == after, (where, by["moment"])
         # the story: titles of the chapters begun, scoring and claim lines with their details
         assert got["storyTitles"] and got["storyTitles"][0] == chapters[0], where
         if label == "ts-story":  # the tracks name the chapter's phase
