@@ -492,6 +492,20 @@ VIEWER_JS = r"""
     zoom.cy -= dy / m.d;
     applyZoom(svg);
   }
+  // In two columns a map is bound by the height: the side column takes the width it leaves (up to
+  // half the page), so that the hands wrap less and the log has more lines.
+  function fitColumns() {
+    var panes = document.querySelector(".panes"), svg = mapSvg();
+    panes.style.gridTemplateColumns = "";
+    if (!appLayout() || !svg) { return; }
+    var b = baseBox(svg), box = svg.parentNode;
+    var spare = box.clientWidth - box.clientHeight * b[2] / b[3];
+    var side = document.getElementById("side").getBoundingClientRect().width;
+    if (spare > 8) {
+      var wide = Math.max(side, Math.min(side + spare, panes.clientWidth / 2));
+      panes.style.gridTemplateColumns = "minmax(0, 1fr) " + Math.round(wide) + "px";
+    }
+  }
   zoomBar.addEventListener("click", function (ev) {
     var id = ev.target.id;
     if (id === "zoom-in") { zoomAt(1.5); } else if (id === "zoom-out") { zoomAt(1 / 1.5); } else if (id === "zoom-fit") { zoomAt(0); }
@@ -660,16 +674,24 @@ VIEWER_JS = r"""
     else if (wanted.n) { pos = frameAt(Number(wanted.n)); }
   }
   window.addEventListener("hashchange", function () { follow(window.location.hash); show(); });
-  var resized = null;
-  window.addEventListener("resize", function () {  // the ticks' labels depend on the slider's width
-    window.clearTimeout(resized);
-    resized = window.setTimeout(function () { buildChapters(); show(); }, 150);
-  });
+  // The window's size: the columns (fitColumns) and the ticks' labels (the slider's width) follow it.
+  var width = null;
+  function refit() {
+    var panes = document.querySelector(".panes"), now = panes.clientWidth + "x" + window.innerHeight;
+    if (now === width) { return; }
+    width = now;
+    fitColumns();
+    buildChapters();
+    show();
+  }
+  if (window.ResizeObserver) { new window.ResizeObserver(refit).observe(document.querySelector(".panes")); }
+  window.addEventListener("resize", refit);
   document.getElementById("viewer").removeAttribute("hidden");
   pickSeat(seat);
   follow(window.location.hash);
   play(false);
   show();
+  refit();
 })();
 """
 

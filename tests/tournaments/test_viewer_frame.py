@@ -400,7 +400,7 @@ def test_the_frame_fits_navigates_and_nothing_overflows(frame_pages, tmp_path, t
         # the map: readable once zoomed in, pans, keeps its zoom on the next frame, fits back
         if label.startswith("ts"):
             zoom = got["zoom"]
-            assert zoom["zoomed"] >= 2 * zoom["fit"] and zoom["pct"] == "225%", (where, zoom)
+            assert zoom["zoomed"] >= 1.9 * zoom["fit"] and zoom["pct"] == "225%", (where, zoom)
             if width == 800:
                 assert zoom["fit"] < 7 and zoom["zoomed"] >= 9, (where, zoom)
             assert zoom["panned"][0] != zoom["panned"][1] and zoom["kept"] == zoom["panned"][1], (where, zoom)
