@@ -78,13 +78,13 @@ body.viewer-page main { max-width: 1400px; padding: 8px 12px 16px; }
 body.viewer-page main.wide { max-width: none; }
 #viewer { margin: 0; padding: 8px 10px; }
 #viewer[hidden] { display: none; }
-.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin-bottom: 4px; min-width: 0; }
+.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; margin-bottom: 4px; min-width: 0; }
 .controls .group { display: inline-flex; align-items: center; gap: 3px; min-width: 0; max-width: 100%; }
 .controls button, .zoombar button { font-size: 14px; padding: 2px 9px; border: 1px solid var(--line); background: #fff;
                    border-radius: 4px; cursor: pointer; color: var(--ink); }
 .controls button:hover, .zoombar button:hover { background: #eef3ff; }
 .controls button[aria-pressed=true] { background: var(--accent); color: #fff; border-color: var(--accent); }
-.controls select { font-size: 13px; min-width: 0; max-width: 16em; padding: 2px; }
+.controls select { font-size: 13px; min-width: 0; max-width: 14em; padding: 2px; }
 .controls label { white-space: nowrap; }
 .seats { display: inline-flex; flex-wrap: wrap; min-width: 0; max-width: 100%; border: 1px solid var(--line);
          border-radius: 6px; padding: 2px 8px; }
@@ -139,6 +139,7 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
 .log ul.detail { margin: 0 0 2px 18px; padding: 0; font-weight: 400; color: #4a5263; }
 /* the board's map (an <svg data-zoom>): zoom and pan */
 .zoombox { position: relative; overflow: hidden; touch-action: none; min-width: 0; }
+.zoombox:not(.zoomed) { touch-action: pan-y; }  /* one column: a finger still scrolls the page past a fitted map */
 .zoombox > svg { display: block; width: 100%; height: auto; }
 .zoombox.zoomed > svg { cursor: grab; }
 .zoombox.dragging > svg { cursor: grabbing; }
@@ -159,7 +160,7 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
   #board-pane { min-height: 0; overflow: auto; display: flex; flex-direction: column; }
   #board { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
   #board > * { flex: 1 1 auto; min-height: 0; }
-  #board .zoombox { flex: 1 1 0; min-height: 160px; }
+  #board .zoombox { flex: 1 1 0; min-height: 160px; touch-action: none; }
   #board .zoombox > svg { height: 100%; }
   #side { min-height: 0; }
   .decision { flex: 0 1 auto; min-height: 3.2em; max-height: 38%; }
