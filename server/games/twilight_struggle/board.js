@@ -196,7 +196,8 @@
   function tsPhase(view, ctx) {
     var title = ctx && ctx.chapter ? ctx.chapter.split(" \u00b7 ").slice(1).join(" \u00b7 ") || ctx.chapter : "";
     if (!title) {
-      if (view.step === "setup_place" || view.step === "bid") { title = "Setup"; }
+      if (ctx && ctx.n === Infinity) { title = "End of the match"; }
+      else if (view.step === "setup_place" || view.step === "bid") { title = "Setup"; }
       else if (view.step === "space_discard") { title = "End of turn"; }
       else if (!view.action_round) { title = "Headline"; }
       else { title = "Action round " + view.action_round; }
