@@ -81,6 +81,10 @@ class HtmlBoard:
     * ``table(state)``: the whole table as one view dict (the omniscient track); ``None``:
       :func:`table_view`.
     * ``wide``: the board takes the page's width (the decision and the log go below it).
+    * ``panels(view)``: JSON-ready panel data the script draws beside the board (region scoring,
+      formations), computed from the same view the frame shows (a seat's, or the table), so a
+      panel can tell a seat nothing its view does not; shipped in each frame as ``x`` (a
+      delta on the previous frame's, like the view). ``None``: no panels.
 
     A game without one gets its text boards (``seat_board``, or :func:`generic_board`) in the
     viewer. A game package reads its script and style with :mod:`importlib.resources`.
@@ -91,6 +95,7 @@ class HtmlBoard:
     data: Callable[[], Any] | None = None
     table: Callable[[Any], dict[str, Any]] | None = None
     wide: bool = False
+    panels: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
 
 def history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
