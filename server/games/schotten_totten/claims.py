@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARD_BY_NAME, COLOURS, troop_deck
-from .formations import HOST, RANK_NAMES, best_completion, strength
+from .formations import RANK_NAMES, best_completion, strength
 
 #: The article before a formation's name ("a wedge", "a host").
 _ARTICLE = {name: "an" if name[0] in "aeiou" else "a" for name in RANK_NAMES.values()}
@@ -46,11 +46,9 @@ def count_text(n: int, noun: str) -> str:
     return f"{word} {noun}{'s' * (n != 1)}"
 
 
-def formation_text(rank: int, total: int, fog: bool = False) -> str:
-    """``a wedge (sum 27)``; under Fog ``a host (sum 27, Fog: only the sum counts)``."""
+def formation_text(rank: int, total: int) -> str:
+    """``a wedge (sum 27)`` (under Fog every side is a host: only the sum counts)."""
     name = RANK_NAMES[rank]
-    if fog:
-        return f"{_ARTICLE[name]} {name} (sum {total}, Fog: only the sum counts)"
     return f"{_ARTICLE[name]} {name} (sum {total})"
 
 
@@ -117,45 +115,52 @@ def unseen_troops(view: Mapping[str, Any]) -> list[int]:
 def read_flags(view: Mapping[str, Any]) -> list[Flag]:
     """Every flag of ``view`` with each side's formation (or best completion), in flag order."""
     unseen = unseen_troops(view)
-    flags = []
+    return [_read(entry, unseen) for entry in view.get("flags") or []]
+
+
+def read_flag(view: Mapping[str, Any], number: int) -> Flag | None:
+    """Flag ``number`` of ``view`` (:func:`read_flags` for one flag), or ``None``."""
     for entry in view.get("flags") or []:
-        fog, mud = entry.get("fog") is not None, entry.get("mud") is not None
-        size = 4 if mud else 3
-        sides = []
-        for role, side in entry["sides"].items():
-            names = tuple(side.get("cards") or ())
-            ids = [CARD_BY_NAME[n] for n in names]
-            complete = len(ids) >= size and side.get("completed_at") is not None
-            if complete:
-                rank, total = strength(ids, fog)
-                sides.append(Side(role, names, size, True, side.get("completed_at"), rank, total))
-                continue
-            best = best_completion(ids, size, [c for c in unseen if c not in ids], fog) if len(ids) < size else None
-            if best is None:
-                sides.append(Side(role, names, size, False, None))
-            else:
-                (rank, total), added = best
-                sides.append(Side(role, names, size, False, None, rank, total,
-                                  tuple(_name(c) for c in added)))
-        flags.append(Flag(entry["flag"], fog, mud, entry.get("claimed_by"), tuple(sides)))
-    return flags
+        if entry["flag"] == number:
+            return _read(entry, unseen_troops(view))
+    return None
+
+
+def _read(entry: Mapping[str, Any], unseen: Sequence[int]) -> Flag:
+    fog, mud = entry.get("fog") is not None, entry.get("mud") is not None
+    size = 4 if mud else 3
+    sides = []
+    for role, side in entry["sides"].items():
+        names = tuple(side.get("cards") or ())
+        ids = [CARD_BY_NAME[n] for n in names]
+        if len(ids) >= size and side.get("completed_at") is not None:
+            rank, total = strength(ids, fog)
+            sides.append(Side(role, names, size, True, side.get("completed_at"), rank, total))
+            continue
+        best = best_completion(ids, size, unseen, fog) if len(ids) < size else None
+        if best is None:
+            sides.append(Side(role, names, size, False, None))
+        else:
+            (rank, total), added = best
+            sides.append(Side(role, names, size, False, None, rank, total, tuple(_name(c) for c in added)))
+    return Flag(entry["flag"], fog, mud, entry.get("claimed_by"), tuple(sides))
 
 
 def _name(card: int) -> str:
     return f"{COLOURS[card // 10]}-{card % 10 + 1}"
 
 
-def _side_line(side: Side, fog: bool) -> str:
+def _side_line(side: Side) -> str:
     cards = cards_text(side.cards) if side.cards else "no cards"
     if side.complete:
         assert side.rank is not None and side.total is not None
-        return f"{side.role}: {cards}: {formation_text(side.rank, side.total, fog)}, complete"
+        return f"{side.role}: {cards}: {formation_text(side.rank, side.total)}, complete"
     need = side.size - len(side.cards)
     if side.rank is None or side.total is None:
         return (f"{side.role}: {cards}: needs {count_text(need, 'more card')}, and too few troop cards "
                 "are left off the table to complete it")
     return (f"{side.role}: {cards}: needs {count_text(need, 'more card')}; the best still possible, "
-            f"with {cards_text(side.adding)}, is {formation_text(side.rank, side.total, fog)}")
+            f"with {cards_text(side.adding)}, is {formation_text(side.rank, side.total)}")
 
 
 def _verdict(mine: Side, other: Side, fog: bool) -> str:
@@ -164,17 +169,17 @@ def _verdict(mine: Side, other: Side, fog: bool) -> str:
     assert ours is not None
     if theirs is None:
         return f"{other.role} can never complete its side: the claim holds"
-    what = "its best" if not other.complete else f"{other.role}'s formation"
     if fog:
         if theirs[1] < ours[1]:
-            return f"{ours[1]} beats {theirs[1]}: {what} is weaker"
+            return f"sum {ours[1]} beats sum {theirs[1]}"
     elif theirs[0] < ours[0]:
-        return f"{_ARTICLE[RANK_NAMES[ours[0]]]} {RANK_NAMES[ours[0]]} beats {_ARTICLE[RANK_NAMES[theirs[0]]]} {RANK_NAMES[theirs[0]]}"
+        ahead, behind = RANK_NAMES[ours[0]], RANK_NAMES[theirs[0]]
+        return f"{_ARTICLE[ahead]} {ahead} beats {_ARTICLE[behind]} {behind}"
     elif theirs[1] < ours[1]:
         return f"same formation, and sum {ours[1]} beats sum {theirs[1]}"
     if other.complete:
         return f"as strong, and {mine.role} completed its side first"
-    return f"{what} only equals it, and {mine.role} completed first"
+    return f"its best only equals it, and {mine.role} completed first"
 
 
 def proof_lines(flag: Flag, role: str) -> list[str]:
@@ -186,11 +191,11 @@ def proof_lines(flag: Flag, role: str) -> list[str]:
         lines.append(f"Fog lies at flag {flag.number}: only the sum counts")
     if flag.mud:
         lines.append(f"Mud lies at flag {flag.number}: every side needs 4 cards")
-    lines.append(_side_line(mine, flag.fog))
+    lines.append(_side_line(mine))
     for other in flag.sides:
         if other.role == role:
             continue
-        lines.append(_side_line(other, flag.fog) + ": " + _verdict(mine, other, flag.fog))
+        lines.append(_side_line(other) + ": " + _verdict(mine, other, flag.fog))
     return lines
 
 
@@ -210,9 +215,9 @@ def claim_sentence(flag: Flag, role: str) -> str:
                            f"{RANK_NAMES[other.rank]} (sum {other.total})")
         else:
             against.append(f"{other.role}'s side, which can no longer be completed")
-    fog = ", only the sum counting under Fog" if flag.fog else ""
-    return (f"{role} claims flag {flag.number}: {formation_text(mine.rank, mine.total)} against "
-            + " and ".join(against) + fog + ".")
+    fog = " under Fog (only the sum counts)" if flag.fog else ""
+    return (f"{role} claims flag {flag.number}{fog}: {formation_text(mine.rank, mine.total)} against "
+            + " and ".join(against) + ".")
 
 
 def complete_formation(flag: Flag, role: str) -> str | None:
@@ -220,10 +225,11 @@ def complete_formation(flag: Flag, role: str) -> str | None:
     side = flag.side(role)
     if not side.complete or side.rank is None or side.total is None:
         return None
-    return formation_text(side.rank, side.total, flag.fog) if not flag.fog else f"sum {side.total} (Fog)"
+    made = formation_text(side.rank, side.total)
+    return made + ", only the sum counting under Fog" if flag.fog else made
 
 
 __all__ = [
-    "HOST", "Flag", "Side", "card_text", "cards_text", "claim_sentence", "complete_formation", "count_text",
-    "formation_text", "is_card_name", "proof_lines", "read_flags", "unseen_troops",
+    "Flag", "Side", "card_text", "cards_text", "claim_sentence", "complete_formation", "count_text",
+    "formation_text", "is_card_name", "proof_lines", "read_flag", "read_flags", "unseen_troops",
 ]

@@ -34,6 +34,8 @@ _RULESETS = {
     "three_player": "Three-player rules: 60 troop cards, 9 flags, no tactics",
 }
 _SCOUT_STEPS = ("scout_draw", "draw_card")
+#: A deck's name in a sentence ("the troop deck").
+_DECKS = {"troops": "troop", "tactics": "tactics"}
 #: The steps told from their own key (``_on_<step>``).
 _TOLD = frozenset((
     "first_player", "play", "place", "environment", "claim", "scout_return", "redeploy", "redeploy_to",
@@ -227,11 +229,9 @@ class STStory:
         was = _side(before, flag, role)
         if was is not None and was.get("completed_at") is not None:
             return ""
-        for entry in K.read_flags(after):
-            if entry.number == flag:
-                made = K.complete_formation(entry, role)
-                return f", completing {made}" if made else ""
-        return ""
+        entry = K.read_flag(after, flag)
+        made = K.complete_formation(entry, role) if entry is not None else None
+        return f", completing {made}" if made else ""
 
     def _on_environment(self, role, key, before, after):
         pending, self.pending = self.pending, None
@@ -249,16 +249,16 @@ class STStory:
         if flag is None:
             return []  # "done": nothing more claimed
         self.passes = 0
-        for entry in K.read_flags(before):
-            if entry.number == flag:
-                return [StoryLine(K.claim_sentence(entry, role), "claim", role, tuple(K.proof_lines(entry, role)))]
-        return []
+        entry = K.read_flag(before, flag)
+        if entry is None:
+            return []
+        return [StoryLine(K.claim_sentence(entry, role), "claim", role, tuple(K.proof_lines(entry, role)))]
 
     def _on_scout_return(self, role, key, before, after):
         if self.scout is not None:
-            card, deck = _card(key), _deck(key)
-            self.scout["returned"].append(card_text(card) if card else f"a {deck} card" if deck else "a card")
-            self.scout["decks"] = self.scout.get("decks", []) + [deck or ("troops" if card and _is_troop(card) else "tactics")]
+            card = _card(key)
+            deck = _DECKS.get(_deck(key) or "") or ("troop" if card and _is_troop(card) else "tactics")
+            self.scout["returned"].append((card_text(card) if card else f"a {deck} card", deck))
         return []
 
     def _on_redeploy(self, role, key, before, after):
@@ -364,7 +364,7 @@ class STStory:
             scout["phase"] = "return"
         if scout["phase"] == "return" and step != "scout_return":
             if scout["returned"]:
-                parts = [f"{what} on the {deck} deck" for what, deck in zip(scout["returned"], scout["decks"])]
+                parts = [f"{what} on the {deck} deck" for what, deck in scout["returned"]]
                 text = parts[0] if len(parts) == 1 else ", then ".join(parts)
                 out.append(StoryLine(f"{role} puts back {text} (the last one on top).", "deal", role))
             self.scout = None
