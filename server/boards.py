@@ -73,8 +73,9 @@ class HtmlBoard:
       ``json(id)``, which reads a JSON island of the page). It must set ``BOARD`` to a function
       ``(view, ctx) -> Element`` that draws one view dict: a seat's view, or the whole table
       (``view.hands``: every hand, face up). ``ctx``: ``seat`` (the track shown), ``log`` (the
-      history as that seat saw it), ``n`` (the decision shown; ``Infinity`` at the end) and
-      ``next`` (the next player decision's number).
+      history as that seat saw it), ``n`` (the decision shown; ``Infinity`` at the end),
+      ``next`` (the next player decision's number) and ``panels`` (that frame's :attr:`panels`
+      data, or ``null``).
     * ``style``: CSS added to the match pages.
     * ``data()``: JSON-ready data the script needs on every page (a map's layout, the cards),
       embedded once as the JSON island ``#board-data``; ``None``: none.

@@ -220,6 +220,28 @@ def claim_sentence(flag: Flag, role: str) -> str:
             + " and ".join(against) + ".")
 
 
+def provable(flag: Flag, role: str) -> bool:
+    """Whether ``role`` could claim ``flag`` now (rules digest §4): its side complete, and every
+    other side weaker (complete), as strong but completed later, or unable to beat it with any
+    troops off the table (an equal best loses to the side completed first)."""
+    mine = flag.side(role)
+    ours = mine.strength
+    if flag.claimed_by is not None or not mine.complete or ours is None:
+        return False
+    for other in flag.sides:
+        if other.role == role:
+            continue
+        theirs = other.strength
+        if theirs is None:
+            continue  # it can never be completed
+        if other.complete:
+            if theirs > ours or (theirs == ours and (other.completed_at or 0) <= (mine.completed_at or 0)):
+                return False
+        elif theirs > ours:
+            return False
+    return True
+
+
 def complete_formation(flag: Flag, role: str) -> str | None:
     """``a wedge (sum 27)`` when ``role``'s side of ``flag`` is complete, else ``None``."""
     side = flag.side(role)
@@ -231,5 +253,5 @@ def complete_formation(flag: Flag, role: str) -> str | None:
 
 __all__ = [
     "Flag", "Side", "card_text", "cards_text", "claim_sentence", "complete_formation", "count_text",
-    "formation_text", "is_card_name", "proof_lines", "read_flag", "read_flags", "unseen_troops",
+    "formation_text", "is_card_name", "proof_lines", "provable", "read_flag", "read_flags", "unseen_troops",
 ]
