@@ -160,10 +160,14 @@ def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None
         return view
 
     before = view_of(state)
+    # A match from a position numbers its history on from the position's own decision number
+    # (the record's moves count from 1): the entries of move k are numbered ``base + k``.
+    base = getattr(state, "number", 0)
+    base = base if isinstance(base, int) else 0
     items: list[Chapter | StoryLine] = list(_numbered(teller.start(before), 1))
     for step in replay_steps(game, record):
         own_key = step.option.key if as_role is None else None
-        entries = viewer_entries(game, step.state, roles, as_role, step.number, own_key)
+        entries = viewer_entries(game, step.state, roles, as_role, base + step.number, own_key)
         after = view_of(step.state)
         items.extend(_numbered(teller.tell(before, entries, after), step.number))
         before = after

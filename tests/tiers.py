@@ -128,7 +128,7 @@ SLOW = {
     "tests/schotten_totten/test_panels.py": [
         "test_report_frames_carry_the_panels_of_their_view",
     ],
-    "tests/schotten_totten/test_story.py": [
+    "tests/schotten_totten/test_st_story.py": [
         "test_every_viewer_reads_sentences_without_raw_keys",
         "test_the_corpus_plays_every_step_the_game_can_log",
         "test_the_end_is_told_as_the_outcome_says",

@@ -373,19 +373,21 @@ class STStory:
     # -- the end -------------------------------------------------------------------------------
 
     def _end(self, entries: Sequence[Sequence[Any]], after: Mapping[str, Any]) -> list[StoryLine]:
+        """The end, read from the flags held (a breakthrough or an envelopment ends the game the
+        moment it is made, so holding one is having won by it), else a stalemate or the cap."""
         flags = after.get("flags") or []
         held = {role: [f["flag"] for f in flags if f.get("claimed_by") == role] for role in self.roles}
-        last = entries[-1] if entries else None
-        if last is not None and last[2] == "claim" and _flag(str(last[3])) is not None:
-            role = str(last[1])
-            mine = held.get(role, [])
+        envelop = 4 if len(self.roles) == 3 else 5  # rules digest §7: any four flags with three players
+        for role, mine in held.items():
             for start in mine:
                 if start + 1 in mine and start + 2 in mine:
                     return [StoryLine(f"{role} breaks through with flags {start}, {start + 1} and {start + 2} "
                                       f"side by side: {role} wins.", "end", role)]
-            return [StoryLine(f"{role} envelops the enemy with {count_text(len(mine), 'flag')} "
-                              f"({', '.join(map(str, mine))}): {role} wins.", "end", role)]
-        counts = ", ".join(f"{role} {len(flags_)}" for role, flags_ in held.items())
+        for role, mine in held.items():
+            if len(mine) >= envelop:
+                return [StoryLine(f"{role} envelops the enemy with {count_text(len(mine), 'flag')} "
+                                  f"({', '.join(map(str, mine))}): {role} wins.", "end", role)]
+        counts = ", ".join(f"{role} {len(mine)}" for role, mine in held.items())
         if self.passes >= len(self.roles):
             return [StoryLine(f"Every player passed in succession and nobody can prove a flag: "
                               f"the match ends in a stalemate (flags held: {counts}).", "end")]

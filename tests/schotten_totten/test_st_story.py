@@ -305,3 +305,30 @@ def test_story_text_reads_as_the_text_replay_prints_it():
     # a claim's proof sits under it
     at = text.index("  p2 claims flag 3: a wedge (sum 27) against p1's side, at best a wedge (sum 27).")
     assert text[at + 1].startswith("      p2: Red 8, Red 9 and Red 10")
+
+
+def test_a_match_from_a_position_is_told_from_there():
+    """tests/positions/st/breakthrough.txt: p1 holds flags 1 and 2 and completes a yellow wedge
+    8-9-10 at flag 3 (turn 10); its claim is its first decision and wins by breakthrough. The
+    record numbers that move 1, the position's history 19: the story still hears it."""
+    from pathlib import Path
+
+    from standoff.server.position_files import read_position
+
+    position = read_position(Path(__file__).parent.parent / "positions" / "st" / "breakthrough.txt", GAME)
+    registry = load_registry(entry_points=False)
+    rules = GAME.rules(position["ruleset"], position["options"])
+    lines: list[dict] = []
+    play_match(GAME, rules, {r: registry.make_bot("greedy", i, GAME.name) for i, r in enumerate(rules.roles)}, 3,
+               on_line=lines.append, position=position)
+    record = Record(lines[0], lines[1:-1], lines[-1])
+    for role in ("p1", "p2", None):
+        text = tell(GAME, record, SPEC.story(), as_role=role, table=SPEC.html_board.table).text()
+        assert text[:4] == [
+            "Setup",
+            "  Battle Line rules: 60 troop cards (1 to 10 in six colours), 9 flags, with the 10 tactics cards.",
+            "  The match starts from a position: turn 10, p1 to move.",
+            "Turn 10 \u00b7 p1",
+        ]
+        assert text[4] == "  p1 claims flag 3: a wedge (sum 27) against p2's side, at best a wedge (sum 27)."
+        assert text[-1] == "  p1 breaks through with flags 1, 2 and 3 side by side: p1 wins."
