@@ -216,8 +216,9 @@ def claim_sentence(flag: Flag, role: str) -> str:
         else:
             against.append(f"{other.role}'s side, which can no longer be completed")
     fog = " under Fog (only the sum counts)" if flag.fog else ""
+    joint = ", and " if any(", " in text for text in against) else " and "  # three players
     return (f"{role} claims flag {flag.number}{fog}: {formation_text(mine.rank, mine.total)} against "
-            + " and ".join(against) + ".")
+            + joint.join(against) + ".")
 
 
 def provable(flag: Flag, role: str) -> bool:

@@ -160,8 +160,10 @@ class STStory:
         rules = _RULESETS.get(str(view.get("ruleset")))
         if rules:
             tactics = (view.get("decks") or {}).get("tactics", {}).get("size", 0)
-            if view.get("ruleset") == "battle_line":
-                rules += ", with the 10 tactics cards" if tactics or view.get("turn") else ", without tactics cards"
+            if view.get("ruleset") == "battle_line" and tactics:
+                rules += ", with the 10 tactics cards"
+            elif view.get("ruleset") == "battle_line" and not view.get("turn"):  # (a position may have drawn them all)
+                rules += ", without tactics cards"
             out.append(StoryLine(rules + ".", "setup"))
         if view.get("turn"):  # a match from a position: no deal to tell
             self.dealt = True
