@@ -55,6 +55,7 @@ from ..server.core.record import ReplayError, replay_steps, start_state
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
 from ..server.review import Review, game_for, outcome_lines, render_view, review
+from ..server.story import tell
 from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
 from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
@@ -175,28 +176,30 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
             views = [seat.frames[i].view for i in keep] + [seat.final_view]
             boards = [render_view(game, _bare(view)) for view in views]
             choices = [_frame_choice(seat.frames[i]) for i in keep] + [{}]
-            tracks[role] = {"seat": role, **share_options(text_frames(boards, choices)), "log": seat.log}
+            tracks[role] = {"seat": role, **share_options(text_frames(boards, choices)), "log": seat.log,
+                            **_story(game, record, role, table)}
             continue
         frames, previous = [], None
-        for i in keep:
-            frame = seat.frames[i]
-            view = _bare(frame.view)
-            entry = {"v": view_delta(previous, view), **_frame_choice(frame)}
+        views = [_bare(seat.frames[i].view) for i in keep] + [_bare(seat.final_view)]
+        for view, choice in zip(views, [_frame_choice(seat.frames[i]) for i in keep] + [{}]):
+            frames.append({"v": view_delta(previous, view), **choice})
             previous = view
-            frames.append(entry)
-        final = _bare(seat.final_view)
-        frames.append({"v": view_delta(previous, final)})
-        tracks[role] = {"seat": role, **share_options(frames), "log": seat.log}
+        _add_panels(board, frames, views)
+        tracks[role] = {"seat": role, **share_options(frames), "log": seat.log,
+                        **_story(game, record, role, table)}
     boards = [omniscient.frames[i].board for i in keep] + [omniscient.final_board]
     # the prompt and options of a decision are in its seat's track ("seats": the viewer takes them there)
     choices = [{"k": omniscient.frames[i].key} for i in keep] + [{}]
     frames = text_frames(boards, choices)
     if drawn:  # the same board as the seats', every hand face up; the text stays (a toggle)
         previous = None
-        for frame, view in zip(frames, _table_views(game, record, {omniscient.frames[i].number for i in keep}, table)):
+        views = _table_views(game, record, {omniscient.frames[i].number for i in keep}, table)
+        for frame, view in zip(frames, views):
             frame["v"] = view_delta(previous, view)
             previous = view
-    tracks["omniscient"] = {"seat": None, "frames": frames, "log": omniscient.log, "choices": "seats"}
+        _add_panels(board, frames, views)
+    tracks["omniscient"] = {"seat": None, "frames": frames, "log": omniscient.log, "choices": "seats",
+                            **_story(game, record, None, table)}
     lines = _safe_outcome_lines(omniscient)
     meta = {
         "game": game.name,
@@ -208,6 +211,29 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
         meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
     return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board}
+
+
+def _story(game: Any, record: Any, role: str | None, table: Any) -> dict[str, Any]:
+    """The track's ``chapters`` and ``story`` (the game's teller, :mod:`standoff.server.story`),
+    told from ``role``'s views (``None``: the whole table); nothing for a game without one."""
+    spec = find_game_spec(game.name)
+    if spec is None or spec.story is None:
+        return {}
+    return tell(game, record, spec.story(), as_role=role, table=table).to_json()
+
+
+def _add_panels(board: HtmlBoard | None, frames: list[dict[str, Any]], views: Sequence[Mapping[str, Any]]) -> None:
+    """Each frame's panel data (``HtmlBoard.panels``, from the view that frame shows) as ``x``,
+    a delta on the previous frame's (left out when nothing changed)."""
+    if board is None or board.panels is None:
+        return
+    previous = None
+    for frame, view in zip(frames, views):
+        panels = board.panels(view)
+        delta = view_delta(previous, panels)
+        if delta:  # no ``x``: the previous frame's panels
+            frame["x"] = delta
+        previous = panels
 
 
 def _table_views(game: Any, record: Any, numbers: set[int], table: Any) -> list[dict[str, Any]]:

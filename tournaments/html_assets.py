@@ -236,6 +236,11 @@ VIEWER_JS = r"""
       prev = applyDelta(prev, f.v);
       return prev;
     });
+    var panels = null;  // HtmlBoard.panels: "x", a delta on the previous frame's (absent: unchanged)
+    track.panels = track.frames.map(function (f) {
+      if (f.x !== undefined) { panels = applyDelta(panels, f.x); }
+      return panels;
+    });
     tracks[name] = track;
     order.push(name);
   });
@@ -576,7 +581,7 @@ VIEWER_JS = r"""
       var render = BOARD || genericBoard;
       var next = timeline[pos + 1];
       var drawn = render(view, { seat: seat, log: track.log, n: t.end ? Infinity : t.n,
-        next: next && !next.end ? next.n : Infinity, chapter: ci >= 0 ? chapters()[ci][0] : null });
+        next: next && !next.end ? next.n : Infinity, panels: track.panels[pos], chapter: ci >= 0 ? chapters()[ci][0] : null });
       boardEl.appendChild(drawn);
       // parts the board puts beside the log (data-pane="side": the hands), the map made zoomable
       Array.prototype.slice.call(drawn.querySelectorAll("[data-pane=side]")).forEach(function (el) { sideEl.appendChild(el); });
