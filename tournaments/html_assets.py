@@ -556,8 +556,12 @@ VIEWER_JS = r"""
   }, { passive: false });
 
   // -- the frame ------------------------------------------------------------------------------
+  var written = null;
   function writeHash(t) {  // the link to this decision, as the address (no new history entry)
     var hash = "#seat=" + encodeURIComponent(seat) + "&n=" + (t.end ? "end" : t.n);
+    // only when the viewer moved: a redraw (a resize) must not undo a fragment the reader just typed
+    if (hash === written) { return; }
+    written = hash;
     if (window.location.hash === hash) { return; }
     try { window.history.replaceState(null, "", hash); } catch (e) { window.location.replace(hash); }
   }

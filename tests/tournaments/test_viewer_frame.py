@@ -4,9 +4,10 @@ nothing overflows; the map zooms and pans; the viewer jumps by chapter (turn, ac
 claim), steps by keys, plays itself, and keeps the address's fragment on the decision shown; the
 log pane tells the track's story grouped under chapter titles.
 
-The pages are the report's real pages (Twilight Struggle and Schotten Totten) and, for the story
-and the chapters (built by server/story.py once it lands), the same records' pages made by
-``_viewer_page`` from tracks given chapters and a story by hand here. Each page is loaded in
+The pages are the report's real pages (Twilight Struggle and Schotten Totten: with the chapters
+and the story of the game's teller, server/story.py, where the game has one) and the same records'
+pages made by ``_viewer_page`` from tracks given chapters and a story by hand here (both games
+get them, whatever tellers exist, with detail lists on claims and scoring cards). Each page is loaded in
 headless Chromium with a probe script added at its end: the probe measures the layout
 (``getBoundingClientRect``, ``scrollWidth``/``clientWidth``), drives the controls with real DOM
 events, and writes what it found into the DOM, which the test reads from ``--dump-dom``. Nothing
@@ -138,7 +139,7 @@ def frame_pages(tmp_path_factory):
                                       f"schotten-totten \u00b7 p1 {LONG_BOT} vs p2 {LONG_BOT}2 \u00b7 {LONG_BOT} (p1) wins",
                                       match_tracks(ST, record), {"p1": LONG_BOT, "p2": LONG_BOT + "2"}),
                          encoding="utf-8")
-    out["long"] = (long_page, record)
+    out["long"] = (long_page, record)  # (the record of the "st" page)
     return out
 
 
@@ -410,7 +411,8 @@ def test_the_frame_fits_navigates_and_nothing_overflows(frame_pages, tmp_path, t
             assert "Japan \u2192" in got["wrapLabels"] and not any("japan" in t for t in got["wrapLabels"]), got["wrapLabels"]
         if fragment.startswith("#seat=us&n="):  # the headline phase is named so, not "AR 0"
             assert got["steps"][0][1]["phase"] == "Headline", got["steps"][0]
-        _check_navigation(where, got, frame_pages[label][1] if label != "long" else frame_pages["st"][1])
+        seat = re.search(r"seat=(\w+)", fragment).group(1) if "seat=" in fragment else "omniscient"
+        _check_navigation(where, got, frame_pages[label][1], _track(frame_pages[label][0], seat))
     print(f"\nframe screenshots (a 1366x768 window): {shots}")
 
 
@@ -426,8 +428,16 @@ def _window_for(browser: str, viewport: tuple[int, int], folder: Path) -> str:
     return ",".join(str(2 * w - i) for w, i in zip(viewport, inner))
 
 
-def _check_navigation(where, got: dict[str, Any], record: Any) -> None:
-    label = where[1]
+def _track(page: Path, seat: str) -> dict[str, Any]:
+    """The track ``seat`` of a page, as its JSON island holds it."""
+    text = page.read_text(encoding="utf-8")
+    found = re.search(rf'<script type="application/json" id="track-{re.escape(seat)}"[^>]*>(.*?)</script>', text, re.S)
+    return json.loads(found.group(1))
+
+
+def _check_navigation(where, got: dict[str, Any], record: Any, track: dict[str, Any]) -> None:
+    """The keys, the chapter list, the fragment and autoplay, against the record and the track
+    the probe started on (its chapters and story, when it has them)."""
     states = got["steps"]
     start = states[0][1]
     timeline = [m["n"] for m in record.moves if m["role"] != "chance"]
@@ -440,29 +450,30 @@ def _check_navigation(where, got: dict[str, Any], record: Any) -> None:
     for name, s in states:
         n = "end" if s["pos"] == len(timeline) else timeline[s["pos"]]
         assert s["hash"].endswith(f"&n={n}"), (where, name, s)
-    if label.endswith("story"):  # chapters: ] and [ jump between their first frames, the select too
-        chapters = got["chapters"][:len(got["chapters"]) - len(got["moments"])]
-        assert len(chapters) > 3 and got["ticks"] >= 2 and got["tickLabels"], where
+    chapters = [c[0] for c in track.get("chapters") or []]
+    story = track.get("story") or []
+    if chapters:  # ] and [ jump between the chapters' first frames, the select too; ticks on the slider
+        assert got["chapters"][:len(chapters)] == chapters and got["ticks"] >= 2 and got["tickLabels"], where
         first, second, back = states[1][1], states[2][1], states[3][1]
         assert start["pos"] < first["pos"] < second["pos"] and back["pos"] == first["pos"], (where, states[:4])
-        assert int(first["chapter"]) == int(start["chapter"]) + 1 and first["board"] and first["log"], where
-        assert "select" in by and chapters[int(by["select"]["chapter"])] in (chapters[-2], chapters[-1]), where
-        moments = [m for m in record.moves if m["role"] != "chance" and (m["step"] == "claim" or "scoring" in m["key"])]
-        assert len(got["moments"]) == len(moments), where  # every claim and scoring card, listed
-        if moments:  # jumps to the frame right after the first: its story line is the latest shown
-            n = moments[0]["n"]
-            after = next((i for i, m in enumerate(timeline) if m > n), len(timeline))
+        assert int(first["chapter"]) > int(start["chapter"]) and first["board"] and first["log"], where
+        assert chapters[int(by["select"]["chapter"])] in (chapters[-2], chapters[-1]), where
+        # the story's claims and scorings are listed too: a jump to the frame right after each
+        moments = [line[0] for line in story if line[2] in ("claim", "scoring")]
+        assert len(got["moments"]) == len(moments), where
+        if moments:
+            after = next((i for i, m in enumerate(timeline) if m > moments[0]), len(timeline))
             assert by["moment"]["pos"] == after, (where, by["moment"])
-        # the story: titles of the chapters begun, scoring and claim lines with their details
-        assert got["storyTitles"] and got["storyTitles"][0] == chapters[0], where
-        if label == "ts-story":  # the tracks name the chapter's phase
+        if "phase" in start and start["phase"] is not None:  # the tracks name the chapter's phase
             for name, s in states:
                 if int(s["chapter"]) >= 0:
                     assert s["phase"] == chapters[int(s["chapter"])].split(" \u00b7 ")[-1], (where, name, s)
-        if label == "st-story" and any(m["step"] == "claim" for m in record.moves[:39]):
-            assert got["details"] >= 2, where
     else:  # no chapters: the select is disabled, ] goes to the end
         assert got["chapters"] == ["no chapters"] and by["]"]["pos"] == len(timeline), where
+    if story:  # the log tells the story: the titles of the chapters begun, the lines before the frame
+        shown_n = timeline[start["pos"]] if start["pos"] < len(timeline) else float("inf")
+        assert not chapters or got["storyTitles"][0] == chapters[0], where
+        assert got["details"] == sum(len(line[4]) for line in story if len(line) > 4 and line[0] < shown_n), where
     # the fragment, changed by hand, moves the viewer and picks the seat
     followed = got["followed"]
     assert followed["got"]["pos"] == followed["want"][1] and followed["checked"] == followed["want"][0], (where, followed)
