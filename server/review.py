@@ -265,9 +265,8 @@ def review(
         else:
             own = decision.role == seat
             after_view = seat_view(state, step.number)
-            entry = after_view["history"][-1] if after_view["history"] else None
             # The choice as this seat saw it (redacted when hidden from it); never the record's key.
-            key = entry[3] if entry is not None and entry[0] == step.number else "?"
+            key = _own_entry_key(after_view["history"], step.number, decision.role, decision.step)
             label = step.option.label if own or key == step.option.key else None
             if history < 1:
                 after_view["history"] = []
@@ -301,6 +300,17 @@ def review(
         final_view = before_view
         final_board = render_view(game, final_view or {})
     return Review(game, record, roles, seat, frames, final_board, final_view, game.outcome(state), log)
+
+
+def _own_entry_key(history: Iterable[Any], number: int, role: str, step: str) -> str:
+    """The key of decision ``number``'s own history entry, as the view redacted it; ``"?"`` if
+    the view has none. A decision can be followed by automatic entries with the same number (a
+    headline's reveals and event, a coup's result): those are consequences, not the choice, so
+    the *first* entry of that number, role and step is the decision's own."""
+    for entry in history:
+        if entry[0] == number and entry[1] == role and entry[2] == step:
+            return entry[3]
+    return "?"
 
 
 # ---------------------------------------------------------------------------------------------
