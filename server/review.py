@@ -399,7 +399,8 @@ def _title(review_: Review) -> list[str]:
 
 
 def outcome_lines(review_: Review) -> list[str]:
-    """How the match ended, the faults and the fault policy. Raises :class:`ReplayError` if the
+    """How the match ended, the faults and the fault policy that handled them (none without
+    faults). Raises :class:`ReplayError` if the
     replayed outcome contradicts the record's outcome line."""
     outcome = review_.outcome
     footer = review_.footer or {}
@@ -424,8 +425,8 @@ def outcome_lines(review_: Review) -> list[str]:
             for role, kinds in faults.items()
         )
         lines.append(f"faults: {text}")
-    if footer.get("fault_policy"):
-        lines.append(f"fault policy: {footer['fault_policy']}")
+        if footer.get("fault_policy"):  # the policy that handled them (no faults: nothing to say)
+            lines.append(f"fault policy: {footer['fault_policy']}")
     return lines
 
 
@@ -506,7 +507,16 @@ def _reader(source: Any, output: TextIO) -> Callable[[str], str]:
     """A ``prompt -> line`` function over ``input()``, a callable, or an iterable of lines;
     raises ``EOFError`` at the end."""
     if source is None:
-        return builtins.input
+
+        def ask(prompt: str) -> str:
+            try:
+                return builtins.input(prompt)
+            except (EOFError, KeyboardInterrupt):
+                output.write("\n")  # end the prompt's line (Ctrl-D, Ctrl-C): the shell's starts clean
+                output.flush()
+                raise
+
+        return ask
     if callable(source):
         return source
     iterator = iter(source)
@@ -536,7 +546,7 @@ def interactive(
     """Step through ``record`` one decision at a time: Enter or ``n`` next, ``b`` back, ``j N``
     (or just ``N``) jump to decision N, ``q`` quit. ``input``: ``None`` (the terminal), a
     ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits.
-    Returns 0."""
+    Returns 0; Ctrl-C raises :class:`KeyboardInterrupt` (the command's one line, exit 130)."""
     out = output if output is not None else sys.stdout
     check_start(record, start)
     result = review(game, record, as_role=as_role)
@@ -554,7 +564,7 @@ def interactive(
         message = ""
         try:
             command = read("review> ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the end of input (Ctrl-D) quits, like q
             return 0
         if command in ("", "n", "next"):
             if position >= total:

@@ -276,6 +276,9 @@ SLOW = {
         "test_the_readme_command_blocks_run_in_order",
         "test_every_benchmark_command_takes_its_arguments",
     ],
+    "tests/test_replay_endings.py": [
+        "test_step_on_a_terminal_ends_cleanly",
+    ],
     "tests/test_review.py": [
         "test_a_seat_never_sees_the_other_seats_hidden_cards",
         "test_three_player_records_render_and_hide_both_other_hands",
