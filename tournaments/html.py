@@ -59,6 +59,7 @@ from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
 from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
 from .model import Result
+from .ranks import standings_ranks
 from ..server.storage import StorageError
 from ..server.verify import VerifyError
 from .errors import RunError
@@ -258,7 +259,7 @@ def _standings(ratings: Mapping[str, Any]) -> str:
         "<th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>" + ("<th>group</th>" if many else "") + "</tr>"
     )
     rows = []
-    for rank, p in enumerate(players, 1):
+    for rank, p in zip(standings_ranks(players), players):  # tied ratings share a place
         games = p.get("games", 0)
         margin = p.get("margin")
         if games and isinstance(margin, (int, float)):
