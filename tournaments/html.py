@@ -203,7 +203,7 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
         "roles": list(roles),
         "outcome": _outcome_text(omniscient),
         "faults": [line for line in lines if line.startswith("faults:")],
-        "decisions": len(record.moves),
+        "decisions": len(keep),  # the players' (the viewer's counter): chance steps are no one's decision
     }
     if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
         meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
