@@ -41,6 +41,7 @@ FIXTURES = {
     "tests/tournaments/test_ray_cluster.py": {"nodes": ("slow",), "token_head": ("slow",)},
     "tests/tournaments/test_html.py": {"ts_report": ("slow",), "ts_full": ("slow",)},
     "tests/test_gen_history.py": {"server_folder": ("slow",), "ladder_folder": ("slow",)},
+    "tests/tournaments/test_worker_death_record.py": {"run_dir": ("slow",)},
 }
 
 #: Single tests (every parametrization) with markers other than ``slow`` alone.
