@@ -61,6 +61,7 @@ __all__ = [
     "review",
     "run_replay",
     "screen",
+    "start_note",
 ]
 
 #: History entries kept in a frame's view (the recent moves shown under a board).
@@ -385,11 +386,32 @@ def _strip_history_board(frame: Frame) -> str:
     return frame.board
 
 
+#: Fields of a position (docs/positions.md) that say where in a match it is, and how a title
+#: names them: the turn, the round within it, whose turn it is.
+_WHERE = (("turn", "turn {}"), ("action_round", "action round {}"), ("phasing", "{} phasing"),
+          ("to_move", "{} to move"))
+
+
+def start_note(header: Mapping[str, Any]) -> str | None:
+    """``from a position (turn 4, action round 6, ussr phasing)`` for a record whose match started
+    from a position (its header's ``position``: a tournament's start position, ``standoff play
+    --position``), with where in the match it is as the position says; ``None`` for one dealt
+    from the start."""
+    position = header.get("position")
+    if not isinstance(position, Mapping):
+        return None
+    where = [text.format(position[key]) for key, text in _WHERE
+             if isinstance(position.get(key), (int, str)) and not isinstance(position.get(key), bool)]
+    return "from a position" + (f" ({', '.join(where)})" if where else "")
+
+
 def _title(review_: Review) -> list[str]:
     header = review_.header
     seats = " vs ".join(f"{role} {bot}" for role, bot in (header.get("roles") or {}).items())
     match = f", match {header['match_id']}" if header.get("match_id") else ""
     line = f"{header.get('game')} ({header.get('ruleset')}) seed {header.get('seed')}{match}: {seats}"
+    if (note := start_note(header)) is not None:
+        line += f", {note}"
     if review_.as_role is None:
         who = "omniscient: every hand is shown"
     else:

@@ -54,7 +54,7 @@ from ..server.boards import HtmlBoard, table_view
 from ..server.core.record import ReplayError, replay_steps, start_state
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
-from ..server.review import Review, game_for, outcome_lines, render_view, review
+from ..server.review import Review, game_for, outcome_lines, render_view, review, start_note
 from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
 from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
@@ -204,6 +204,7 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
         "outcome": _outcome_text(omniscient),
         "faults": [line for line in lines if line.startswith("faults:")],
         "decisions": len(keep),  # the players' (the viewer's counter): chance steps are no one's decision
+        "start": start_note(record.header),  # "from a position (turn 5, p2 to move)", or None: the deal
     }
     if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
         meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
@@ -593,7 +594,7 @@ def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result:
                 _write(folder / game_page, _message_page(game_title, back, _subtitle(config, result), error or ""))
             else:
                 decisions += data["meta"]["decisions"]
-                sub = _subtitle(config, result, f" \u00b7 game {number}: {esc(data['meta']['outcome'])}")
+                sub = _subtitle(config, result, f" \u00b7 game {number}: {esc(data['meta']['outcome'])}{_start(data)}")
                 _write(folder / game_page, _viewer_page(game_title, back, sub, data, seats))
             written.append(game_page)
             g = by_number.get(number, {})
@@ -618,8 +619,14 @@ def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result:
         _write(folder / name, _message_page(title, nav, _subtitle(config, result), error or ""))
         return info, written
     info["decisions"] = data["meta"]["decisions"]
-    _write(folder / name, _viewer_page(title, nav, _subtitle(config, result), data, result.seats))
+    _write(folder / name, _viewer_page(title, nav, _subtitle(config, result, _start(data)), data, result.seats))
     return info, written
+
+
+def _start(data: Mapping[str, Any]) -> str:
+    """`` · from a position (...)`` for a subtitle, when the match did not start from the deal."""
+    note = data["meta"].get("start")
+    return f" \u00b7 {esc(note)}" if note else ""
 
 
 def glob_escape(text: str) -> str:

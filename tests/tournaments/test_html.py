@@ -824,6 +824,9 @@ def test_a_match_started_from_a_position_is_drawn_from_it(tmp_path):
         page = parse(path)
         record = read_record(summary.run_dir / "records" / (path.stem + ".jsonl"))
         assert record.header.get("position") is not None
+        start = record.header["position"]  # the subtitle says so, and where (issue 44)
+        sub = path.read_text(encoding="utf-8").split('<div class="sub">', 1)[1].split("</div>", 1)[0]
+        assert f" \u00b7 from a position (turn {start['turn']}, {start['to_move']} to move)" in sub
         rules = GAME.rules(record.header["ruleset"], record.header["options"])
         start = start_state(GAME, rules, record.header)
         assert start.hands != GAME.new_state(rules).hands
