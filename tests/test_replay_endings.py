@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import re
 import pty
 import select
 import shutil
@@ -129,3 +130,11 @@ def test_step_on_a_terminal_ends_cleanly(tmp_path, record, keys, status, ending)
     code, shown = _step_on_a_terminal(path, keys)
     assert "Traceback" not in shown
     assert (code, shown[-len(ending):]) == (status, ending), shown[-300:]
+
+
+def test_the_final_position_says_the_match_is_over(record):
+    """Not "p1 to move" after the last decision: nobody is to move any more."""
+    for seat, who in ((None, "everything"), ("p1", "as seen by p1"), ("p2", "as seen by p2")):
+        lines = list(replay_lines(GAME, record, as_role=seat))
+        final = lines[lines.index("final position:") + 1].splitlines()[0].strip()
+        assert re.fullmatch(rf"turn \d+, the match is over - {who}", final), final
