@@ -102,3 +102,19 @@ def test_replay_seat_replay_and_notation_agree_on_order_and_names(record_file):
     for text in (whole, *seats.values()):
         boards = [line for line in text.splitlines() if line.startswith("    ")]
         assert not any(re.search(r"\*SU|\*US\b|hand of |other hand|milops", line) for line in boards)
+
+
+@pytest.mark.parametrize(("seed", "reason"), [
+    (1, "us (random) wins by held_scoring_card: USSR held a scoring card"),
+    (2, "ussr (random) wins by defcon: DEFCON 1: nuclear war, US (phasing) loses"),
+])
+def test_outcome_reasons_name_the_sides_as_the_rulebook_does(capsys, seed, reason):
+    """The reason is prose (the winner before it is the role id a user types with --as)."""
+    from pathlib import Path
+
+    from standoff.tournaments.cli import main
+
+    position = Path(__file__).resolve().parents[1] / "positions" / "ts" / "coup_at_defcon_2.txt"
+    assert main(["play", "twilight-struggle", "--bot", "random", "--bot", "random", "--seed", str(seed),
+                 "--position", str(position)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == reason

@@ -16,10 +16,10 @@ from typing import Any
 from ...boards import history_lines
 from . import card_data as CD
 from . import map_data as TM
-from .state import NOBODY, SIDE_NAMES
+from .state import NOBODY, SIDE_LABELS, SIDE_NAMES
 
 #: The sides in the game's role order, as the rulebook names them.
-LABEL = {"ussr": "USSR", "us": "US"}
+LABEL = dict(zip(SIDE_NAMES, SIDE_LABELS))
 #: How the region lines read (the notation's order).
 LEGEND = "influence USSR/US (* battleground, [side] in control):"
 
