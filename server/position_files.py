@@ -43,7 +43,7 @@ def read_position(source: str | Path, game: Any = None) -> dict[str, Any]:
 
 def source_label(source: str | Path, inline: str = "position text") -> str:
     """How a message names where a position came from: its path, or ``inline`` for a position
-    given as text (never the text itself: a Twilight Struggle position is many lines)."""
+    given as text (never the text itself: a text form may be many lines)."""
     text = str(source)
     if isinstance(source, Path) or _is_file(text):
         return text
