@@ -55,17 +55,29 @@ def _game(registry, name: str):
 def _start_position(game, args: argparse.Namespace):
     """``--position FILE`` as ``(rules, position dict)``: the file read, checked and written back
     whole (the record's header carries every field); one line on any mistake."""
-    from .position_files import PositionError, from_position, read_position, to_position
+    from .position_files import PositionError, from_position, read_position, source_label, to_position
 
     if args.ruleset is not None or args.option:
         raise UsageError("--position carries its own ruleset and options: drop --ruleset/--option")
+    where = _position_source(args.position)
     try:
         state = from_position(game, read_position(args.position, game))
     except PositionError as exc:
-        raise UsageError(f"{args.position}: {exc}") from None
+        raise UsageError(f"{where}: {exc}") from None
     if game.decision(state) is None:
-        raise UsageError(f"{args.position}: the match is over in this position: nothing to play")
+        raise UsageError(f"{where}: the match is over in this position: nothing to play")
     return state.rules, to_position(state, game)
+
+
+def _position_source(position: str) -> str:
+    """How messages name ``--position``'s argument: its path, or ``--position`` for a text given
+    inline (not the text: it may be many lines). An empty one is a mistake, not the deal."""
+    from .position_files import source_label
+
+    if not position.strip():
+        raise UsageError("--position: empty: give a position file or a position's text (docs/positions.md), "
+                         "or leave --position out to play from the deal")
+    return source_label(position, inline="--position")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -80,7 +92,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     registry = _registry()
     game = _game(registry, args.game)
     position = None
-    if getattr(args, "position", None):
+    if getattr(args, "position", None) is not None:
         rules, position = _start_position(game, args)
     else:
         rules = game.rules(args.ruleset, parse_options(args.option))
@@ -130,8 +142,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             writer.close()
     outcome = result.outcome
     matchup = " vs ".join(f"{role} {names[role]}" for role in roles)
+    where = _position_source(args.position) if position is not None else ""
     print(f"{game.name} ({rules.ruleset}) seed {seed}: {matchup}"
-          + (f", from the position in {args.position}" if position is not None else ""))
+          + ("" if position is None else ", from a position given inline" if where == "--position"
+             else f", from the position in {where}"))
     if outcome.termination == "error":
         where = f"; record: {args.record}" if args.record else ""
         print(f"standoff: error: no result, the match ended by an error at decision "
@@ -307,13 +321,14 @@ def cmd_match(args: argparse.Namespace) -> int:
     if not 0 <= args.connect_timeout < 10**9:
         raise UsageError(f"--connect-timeout {args.connect_timeout}: expected seconds >= 0")
     start = ""
-    if args.position:  # checked here too, so that a mistake is one line before any connection
+    if args.position is not None:  # checked here too, so that a mistake is one line before any connection
         from .position_files import PositionError, read_position
 
+        where = _position_source(args.position)
         try:
             start = json.dumps(read_position(args.position, args.game))
         except PositionError as exc:
-            raise UsageError(f"{args.position}: {exc}") from None
+            raise UsageError(f"{where}: {exc}") from None
     request = pb.StartMatchRequest(
         game=args.game, ruleset=args.ruleset or "", options=parse_options(args.option), bots=args.bot,
         seed=args.seed or 0, fault_policy=policy, retries=args.retries, wait=True,

@@ -24,7 +24,7 @@ from .plugins import PluginError, game_spec
 from .positions import from_position, parse_position, to_position
 
 __all__ = ["PositionError", "from_position", "game_of", "load_position", "read_position", "save_position",
-           "to_position"]
+           "source_label", "to_position"]
 
 
 def read_position(source: str | Path, game: Any = None) -> dict[str, Any]:
@@ -39,6 +39,15 @@ def read_position(source: str | Path, game: Any = None) -> dict[str, Any]:
     elif not (text.lstrip().startswith("{") or " " in text.strip() or "\n" in text):
         raise PositionError(f"no position file {text!r}")
     return parse_position(game, text)
+
+
+def source_label(source: str | Path, inline: str = "position text") -> str:
+    """How a message names where a position came from: its path, or ``inline`` for a position
+    given as text (never the text itself: a text form may be many lines)."""
+    text = str(source)
+    if isinstance(source, Path) or _is_file(text):
+        return text
+    return inline if text.lstrip().startswith("{") or " " in text.strip() or "\n" in text else text
 
 
 def _game(name: str) -> Any:

@@ -14,8 +14,10 @@ No I/O (:mod:`standoff.server.position_files` reads files).
 
 from __future__ import annotations
 
+import difflib
+import functools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .core.position import Notation, PositionError, PositionFormat
@@ -169,7 +171,30 @@ def from_position(game: Any, data: Mapping[str, Any] | str) -> Any:
     fmt = format_of(game)
     if fmt is None:
         raise _no_format(game)
+    if fmt.schema is not None:
+        _check_fields(data, _known_fields(fmt.schema), name or str(data.get("game", "")))
     return fmt.read(data)
+
+
+@functools.lru_cache(maxsize=None)
+def _known_fields(schema: Callable[[], dict[str, Any]]) -> frozenset[str] | None:
+    """The top-level fields a format's schema allows, or ``None`` if it allows any."""
+    part = schema()
+    if part.get("additionalProperties", True) is not False:
+        return None
+    return frozenset(part.get("properties") or ())
+
+
+def _check_fields(data: Mapping[str, Any], known: frozenset[str] | None, game: str) -> None:
+    """A top-level field the game's schema does not have is an error, as the schema says (a
+    misspelt ``defcom`` would otherwise be left out silently, its default played instead)."""
+    if known is None:
+        return
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(known), 1)
+        hint = f"did you mean {close[0]!r}?" if close else f"the fields of a {game} position are in docs/positions.md"
+        raise PositionError(f"{unknown[0]}: unknown field ({hint})")
 
 
 def position_schema(specs: Sequence[GameSpec] | None = None) -> dict[str, Any]:

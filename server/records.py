@@ -1,4 +1,4 @@
-"""Record files: one JSONL file per match, appended line by line, fsync'd at match end.
+"""Record files: one JSONL file per match, appended line by line (each flushed), fsync'd at match end.
 
 A record is private (mode ``0600``, :mod:`.private_files`): its header carries the match seed."""
 
@@ -14,7 +14,10 @@ from .private_files import open_private, private_dir
 
 class RecordWriter:
     """Appends a record to ``path`` as the match goes: header first, then each decision, then the
-    outcome. ``close()`` flushes and fsyncs. Usable as a context manager.
+    outcome. Each line is handed to the operating system as it is written (flushed, not fsync'd):
+    a process that dies mid-match (a tournament worker killed, a server crash) leaves every
+    decision played in the file, for the outcome line written after it (issue 44). ``close()``
+    fsyncs: the record is on the disk once the match is over. Usable as a context manager.
 
     The file is private (``0600`` whatever the umask, an existing one too); missing folders are
     made ``0700``, an existing folder keeps its mode (it may be one the user named: the folders
@@ -30,6 +33,7 @@ class RecordWriter:
     def write(self, line: dict[str, Any]) -> None:
         assert self._file is not None, "record already closed"
         self._file.write(dump_line(line) + "\n")
+        self._file.flush()  # one write(2) per line: what was played survives this process
 
     def close(self) -> None:
         if self._file is not None:

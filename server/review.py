@@ -61,6 +61,7 @@ __all__ = [
     "review",
     "run_replay",
     "screen",
+    "start_note",
 ]
 
 #: History entries kept in a frame's view (the recent moves shown under a board).
@@ -265,9 +266,8 @@ def review(
         else:
             own = decision.role == seat
             after_view = seat_view(state, step.number)
-            entry = after_view["history"][-1] if after_view["history"] else None
             # The choice as this seat saw it (redacted when hidden from it); never the record's key.
-            key = entry[3] if entry is not None and entry[0] == step.number else "?"
+            key = _own_entry_key(after_view["history"], step.number, decision.role, decision.step)
             label = step.option.label if own or key == step.option.key else None
             if history < 1:
                 after_view["history"] = []
@@ -301,6 +301,17 @@ def review(
         final_view = before_view
         final_board = render_view(game, final_view or {})
     return Review(game, record, roles, seat, frames, final_board, final_view, game.outcome(state), log)
+
+
+def _own_entry_key(history: Iterable[Any], number: int, role: str, step: str) -> str:
+    """The key of decision ``number``'s own history entry, as the view redacted it; ``"?"`` if
+    the view has none. A decision can be followed by automatic entries with the same number (a
+    headline's reveals and event, a coup's result): those are consequences, not the choice, so
+    the *first* entry of that number, role and step is the decision's own."""
+    for entry in history:
+        if entry[0] == number and entry[1] == role and entry[2] == step:
+            return entry[3]
+    return "?"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,11 +386,32 @@ def _strip_history_board(frame: Frame) -> str:
     return frame.board
 
 
+#: Fields of a position (docs/positions.md) that say where in a match it is, and how a title
+#: names them: the turn, the round within it, whose turn it is.
+_WHERE = (("turn", "turn {}"), ("action_round", "action round {}"), ("phasing", "{} phasing"),
+          ("to_move", "{} to move"))
+
+
+def start_note(header: Mapping[str, Any]) -> str | None:
+    """``from a position (turn 4, action round 6, ussr phasing)`` for a record whose match started
+    from a position (its header's ``position``: a tournament's start position, ``standoff play
+    --position``), with where in the match it is as the position says; ``None`` for one dealt
+    from the start."""
+    position = header.get("position")
+    if not isinstance(position, Mapping):
+        return None
+    where = [text.format(position[key]) for key, text in _WHERE
+             if isinstance(position.get(key), (int, str)) and not isinstance(position.get(key), bool)]
+    return "from a position" + (f" ({', '.join(where)})" if where else "")
+
+
 def _title(review_: Review) -> list[str]:
     header = review_.header
     seats = " vs ".join(f"{role} {bot}" for role, bot in (header.get("roles") or {}).items())
     match = f", match {header['match_id']}" if header.get("match_id") else ""
     line = f"{header.get('game')} ({header.get('ruleset')}) seed {header.get('seed')}{match}: {seats}"
+    if (note := start_note(header)) is not None:
+        line += f", {note}"
     if review_.as_role is None:
         who = "omniscient: every hand is shown"
     else:
@@ -389,7 +421,8 @@ def _title(review_: Review) -> list[str]:
 
 
 def outcome_lines(review_: Review) -> list[str]:
-    """How the match ended, the faults and the fault policy. Raises :class:`ReplayError` if the
+    """How the match ended, the faults and the fault policy that handled them (none without
+    faults). Raises :class:`ReplayError` if the
     replayed outcome contradicts the record's outcome line."""
     outcome = review_.outcome
     footer = review_.footer or {}
@@ -414,8 +447,8 @@ def outcome_lines(review_: Review) -> list[str]:
             for role, kinds in faults.items()
         )
         lines.append(f"faults: {text}")
-    if footer.get("fault_policy"):
-        lines.append(f"fault policy: {footer['fault_policy']}")
+        if footer.get("fault_policy"):  # the policy that handled them (no faults: nothing to say)
+            lines.append(f"fault policy: {footer['fault_policy']}")
     return lines
 
 
@@ -496,7 +529,16 @@ def _reader(source: Any, output: TextIO) -> Callable[[str], str]:
     """A ``prompt -> line`` function over ``input()``, a callable, or an iterable of lines;
     raises ``EOFError`` at the end."""
     if source is None:
-        return builtins.input
+
+        def ask(prompt: str) -> str:
+            try:
+                return builtins.input(prompt)
+            except (EOFError, KeyboardInterrupt):
+                output.write("\n")  # end the prompt's line (Ctrl-D, Ctrl-C): the shell's starts clean
+                output.flush()
+                raise
+
+        return ask
     if callable(source):
         return source
     iterator = iter(source)
@@ -526,7 +568,7 @@ def interactive(
     """Step through ``record`` one decision at a time: Enter or ``n`` next, ``b`` back, ``j N``
     (or just ``N``) jump to decision N, ``q`` quit. ``input``: ``None`` (the terminal), a
     ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits.
-    Returns 0."""
+    Returns 0; Ctrl-C raises :class:`KeyboardInterrupt` (the command's one line, exit 130)."""
     out = output if output is not None else sys.stdout
     check_start(record, start)
     result = review(game, record, as_role=as_role)
@@ -544,7 +586,7 @@ def interactive(
         message = ""
         try:
             command = read("review> ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the end of input (Ctrl-D) quits, like q
             return 0
         if command in ("", "n", "next"):
             if position >= total:

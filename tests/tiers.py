@@ -42,6 +42,7 @@ FIXTURES = {
     "tests/tournaments/test_html.py": {"ts_report": ("slow",), "ts_full": ("slow",)},
     "tests/tournaments/test_viewer_frame.py": {"frame_pages": ("slow",)},
     "tests/test_gen_history.py": {"server_folder": ("slow",), "ladder_folder": ("slow",)},
+    "tests/tournaments/test_worker_death_record.py": {"run_dir": ("slow",)},
 }
 
 #: Single tests (every parametrization) with markers other than ``slow`` alone.
@@ -287,6 +288,9 @@ SLOW = {
     "tests/test_readme.py": [
         "test_the_readme_command_blocks_run_in_order",
         "test_every_benchmark_command_takes_its_arguments",
+    ],
+    "tests/test_replay_endings.py": [
+        "test_step_on_a_terminal_ends_cleanly",
     ],
     "tests/test_review.py": [
         "test_a_seat_never_sees_the_other_seats_hidden_cards",

@@ -7,6 +7,7 @@ shares. A match that cannot be played has a result that counts for nobody (``not
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,7 +16,7 @@ import structlog
 import trio
 
 from ..server.core.game import Outcome
-from ..server.core.record import Record, make_header, outcome_line
+from ..server.core.record import Record, make_header, outcome_line, replay_steps
 from ..server.core.seeds import derive_seed
 from ..server.faults import ERROR, TimeControl, policy_from_name
 from ..server.local import code_version
@@ -89,7 +90,7 @@ class Executor:
                     self.say(f"standoff: error: {exc}")
                 else:
                     log.error("match failed: its worker processes kept dying", match=spec.match_id, error=str(exc))
-                return await self._without_result(spec, ERROR, str(exc))
+                return await self._without_result(spec, ERROR, str(exc), keep_played=True)
             if "error" in answer:
                 trace = answer["error"].rstrip()
                 last = trace.splitlines()[-1] if trace else "unknown error"
@@ -122,8 +123,11 @@ class Executor:
         active = {s.entrant for s in load(self.config.submissions) if s.active}
         return sorted(e for e in set(names) if e not in active)
 
-    async def _without_result(self, spec: MatchSpec, termination: str, reason: str) -> Result:
-        """A result that counts for nobody, with a record (header and outcome line) that says why."""
+    async def _without_result(self, spec: MatchSpec, termination: str, reason: str, *,
+                              keep_played: bool = False) -> Result:
+        """A result that counts for nobody, with a record (header and outcome line) that says why.
+        ``keep_played``: the match began in a worker that died; its record keeps the decisions
+        that worker wrote (:func:`played_lines`), the outcome line after them."""
         c = self.config
         roles = c.game_roles
         outcome = Outcome.no_result(roles, termination, reason)
@@ -131,8 +135,12 @@ class Executor:
         rules = game.rules(c.ruleset, c.options)
         header = make_header(game, rules, spec.seed, dict(zip(roles, spec.seats, strict=True)),
                              match_id=spec.match_id, code_version=code_version())
-        record = Record(header, footer=outcome_line(outcome, roles, faults={}))
-        await trio.to_thread.run_sync(write_record, self.folder / "records" / f"{spec.match_id}.jsonl", record)
+        path = self.folder / "records" / f"{spec.match_id}.jsonl"
+        moves: list[dict[str, Any]] = []
+        if keep_played:
+            header, moves = await trio.to_thread.run_sync(played_lines, path, header, game)
+        record = Record(header, moves, outcome_line(outcome, roles, faults={}))
+        await trio.to_thread.run_sync(write_record, path, record)
         return result_of_game(spec, roles, outcome, {})
 
     def _job(self, spec: MatchSpec) -> dict[str, Any]:
@@ -195,3 +203,37 @@ class Executor:
             result = result_of_game(spec, roles, outcome, faults)
         result.fallbacks = fallbacks
         return result
+
+
+def played_lines(path: Path, header: dict[str, Any], game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and decision lines of the record a dead worker left at ``path``, if it is the
+    record of this match (``header``'s game, match id and seed; its own header is kept: it says
+    where play started, a position included). Its complete lines only (a line the death cut is
+    left out), up to the last decision that replays without ending the match: the outcome line
+    that follows says the referee stopped it, which a replay must agree with. ``(header, [])``
+    when there is no such record."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return header, []
+    lines = []
+    for raw in text.split("\n")[:-1]:  # the last piece is "" or a line cut short
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            break
+        if not isinstance(line, dict) or line.get("type") != ("header" if not lines else "decision"):
+            break
+        lines.append(line)
+    if not lines or any(lines[0].get(key) != header.get(key) for key in ("game", "match_id", "seed")):
+        return header, []
+    found, moves = lines[0], lines[1:]
+    keep = 0
+    try:
+        for step in replay_steps(game, Record(found, moves)):
+            if game.outcome(step.state) is not None:
+                break
+            keep = step.number
+    except ValueError:  # ReplayError: a line that is no option here; the lines before it stay
+        pass
+    return found, moves[:keep]

@@ -54,12 +54,13 @@ from ..server.boards import HtmlBoard, table_view
 from ..server.core.record import ReplayError, replay_steps, start_state
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
-from ..server.review import Review, game_for, outcome_lines, render_view, review
+from ..server.review import Review, game_for, outcome_lines, render_view, review, start_note
 from ..server.story import tell
 from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
 from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
 from .model import Result
+from .ranks import standings_ranks
 from ..server.storage import StorageError
 from ..server.verify import VerifyError
 from .errors import RunError
@@ -206,7 +207,8 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
         "roles": list(roles),
         "outcome": _outcome_text(omniscient),
         "faults": [line for line in lines if line.startswith("faults:")],
-        "decisions": len(record.moves),
+        "decisions": len(keep),  # the players' (the viewer's counter): chance steps are no one's decision
+        "start": start_note(record.header),  # "from a position (turn 5, p2 to move)", or None: the deal
     }
     if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
         meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
@@ -285,7 +287,7 @@ def _standings(ratings: Mapping[str, Any]) -> str:
         "<th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>" + ("<th>group</th>" if many else "") + "</tr>"
     )
     rows = []
-    for rank, p in enumerate(players, 1):
+    for rank, p in zip(standings_ranks(players), players):  # tied ratings share a place
         games = p.get("games", 0)
         margin = p.get("margin")
         if games and isinstance(margin, (int, float)):
@@ -637,7 +639,7 @@ def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result:
                 _write(folder / game_page, _message_page(game_title, back, _subtitle(config, result), error or ""))
             else:
                 decisions += data["meta"]["decisions"]
-                sub = _subtitle(config, result, f" \u00b7 game {number}: {esc(data['meta']['outcome'])}")
+                sub = _subtitle(config, result, f" \u00b7 game {number}: {esc(data['meta']['outcome'])}{_start(data)}")
                 _write(folder / game_page, _viewer_page(game_title, back, sub, data, seats))
             written.append(game_page)
             g = by_number.get(number, {})
@@ -662,8 +664,14 @@ def _write_match(folder: Path, records: Path, config: Mapping[str, Any], result:
         _write(folder / name, _message_page(title, nav, _subtitle(config, result), error or ""))
         return info, written
     info["decisions"] = data["meta"]["decisions"]
-    _write(folder / name, _viewer_page(title, nav, _subtitle(config, result), data, result.seats))
+    _write(folder / name, _viewer_page(title, nav, _subtitle(config, result, _start(data)), data, result.seats))
     return info, written
+
+
+def _start(data: Mapping[str, Any]) -> str:
+    """`` · from a position (...)`` for a subtitle, when the match did not start from the deal."""
+    note = data["meta"].get("start")
+    return f" \u00b7 {esc(note)}" if note else ""
 
 
 def glob_escape(text: str) -> str:

@@ -32,6 +32,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .ranks import standings_ranks
+
 __all__ = [
     "ELO_PER_NAT",
     "Z95",
@@ -760,7 +762,7 @@ def format_table(result: BradleyTerryResult) -> str:
     if many:
         head += "  Grp"
     lines = [head, "-" * len(head)]
-    for rank, p in enumerate(players, 1):
+    for rank, p in zip(standings_ranks(players), players):  # tied ratings share a place
         margin = f"{p.margin:6.1f}" if p.games else f"{'-':>6}"
         pct = f"{p.score_pct:5.1f}%" if p.score_pct is not None else f"{'-':>6}"
         line = (

@@ -124,6 +124,7 @@ from typing import Any
 from ..server.private_files import replace_private
 from .model import Result
 from .aggregates import Aggregates
+from .ranks import standings_ranks
 from .ratings import bradley_terry_pairs, elo_log, pentanomial_elo, trinomial_elo
 
 __all__ = [
@@ -539,7 +540,7 @@ def format_report(ratings: Mapping[str, Any]) -> str:
     if many:
         head += "  Grp"
     out += ["Standings", head, "-" * len(head)]
-    for rank, p in enumerate(players, 1):
+    for rank, p in zip(standings_ranks(players), players):  # tied ratings share a place
         games = p.get("games", 0)
         margin = _fmt(p.get("margin"), ".1f", 6) if games else f"{'-':>6}"
         pct = _fmt(p.get("score_pct"), ".1f", 5) + ("%" if p.get("score_pct") is not None else " ")

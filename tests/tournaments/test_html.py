@@ -156,6 +156,22 @@ def test_index_lists_standings_charts_and_every_match(report):
         assert f"{term}: {count}" in text
 
 
+def test_the_index_counts_player_decisions_as_the_match_page_does(report):
+    """The matches table's "decisions" column counts the players' decisions (issue 44), not the
+    deals: the number of decisions the match page steps through (its timeline, the end aside)."""
+    run_dir, index = report
+    text = index.read_text(encoding="utf-8")
+    rows = re.findall(r'<a href="matches/([^"]+)\.html">[^<]*</a></td>.*?<td>(\d+)</td><td class="text">',
+                      text[text.index('<table id="matches">'):])
+    assert len(rows) == 4
+    for stem, shown in rows:
+        record = read_record(run_dir / "records" / f"{unquote(stem)}.jsonl")
+        players = sum(1 for m in record.moves if m["role"] != "chance")
+        assert players < len(record.moves) and int(shown) == players
+        timeline = json.loads(parse(index.parent / "matches" / f"{unquote(stem)}.html").islands["timeline"])
+        assert int(shown) == len(timeline) - 1
+
+
 def test_match_pages_embed_a_viewer_with_per_seat_tracks(report):
     run_dir, index = report
     for path in pages(index)[1:]:
@@ -168,7 +184,7 @@ def test_match_pages_embed_a_viewer_with_per_seat_tracks(report):
         players = [m for m in record.moves if m["role"] != "chance"]
         assert [t["n"] for t in timeline[:-1]] == [m["n"] for m in players]  # player decisions only
         assert timeline[-1] == {"end": True}
-        assert meta["decisions"] == len(record.moves) and meta["game"] == "schotten-totten"
+        assert meta["decisions"] == len(players) and meta["game"] == "schotten-totten"  # chance steps aside
         omniscient = json.loads(page.islands["track-omniscient"])
         boards = omniscient_boards(omniscient)
         assert len(boards) == len(timeline) and all("flag 9:" in b for b in boards)
@@ -807,6 +823,9 @@ def test_a_match_started_from_a_position_is_drawn_from_it(tmp_path):
         page = parse(path)
         record = read_record(summary.run_dir / "records" / (path.stem + ".jsonl"))
         assert record.header.get("position") is not None
+        start = record.header["position"]  # the subtitle says so, and where (issue 44)
+        sub = path.read_text(encoding="utf-8").split('<div class="sub">', 1)[1].split("</div>", 1)[0]
+        assert f" \u00b7 from a position (turn {start['turn']}, {start['to_move']} to move)" in sub
         rules = GAME.rules(record.header["ruleset"], record.header["options"])
         start = start_state(GAME, rules, record.header)
         assert start.hands != GAME.new_state(rules).hands

@@ -74,9 +74,8 @@ def _board(view: Mapping[str, Any], hands: Mapping[str, Sequence[str]] | None = 
     if hands is None and viewer in roles:  # the viewer on the left
         roles = [viewer] + [r for r in roles if r != viewer]
     step = view.get("step")
-    head = f"turn {view.get('turn')}, {view.get('to_move')} to move"
-    if step:
-        head += f" ({step})"
+    # No decision pending: the match is over, nobody is to move (the final position of a replay).
+    head = f"turn {view.get('turn')}, " + (f"{view.get('to_move')} to move ({step})" if step else "the match is over")
     head += " - everything" if hands is not None else f" - as seen by {viewer}"
     rows = []
     for entry in flags:

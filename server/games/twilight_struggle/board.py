@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...core.game import Outcome
 from . import hooks as H
 from . import map_data as M
-from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+from .state import NOBODY, SIDE_LABELS, SIDE_NAMES, US, USSR, TSState, other
 
 # Termination codes of this game.
 VP_20 = "vp_20"
@@ -84,7 +84,7 @@ def set_defcon(state: TSState, value: int) -> None:
     state.defcon = min(5, value)
     if state.defcon <= 1:
         loser = state.phasing
-        win(state, other(loser), DEFCON_1, f"DEFCON 1: nuclear war, {SIDE_NAMES[loser]} (phasing) loses")
+        win(state, other(loser), DEFCON_1, f"DEFCON 1: nuclear war, {SIDE_LABELS[loser]} (phasing) loses")
 
 
 def degrade_defcon(state: TSState, by: int = 1) -> None:
@@ -151,7 +151,7 @@ def score_region(state: TSState, region: str) -> tuple[int, int, int]:
 def apply_region_scoring(state: TSState, region: str, *, final: bool = False) -> None:
     us, ussr, europe = score_region(state, region)
     if europe != NOBODY:
-        win(state, europe, EUROPE_CONTROL, f"{SIDE_NAMES[europe]} controls Europe")
+        win(state, europe, EUROPE_CONTROL, f"{SIDE_LABELS[europe]} controls Europe")
         return
     state.vp += us - ussr
     if not final:

@@ -207,28 +207,10 @@ class TwilightStruggle(StackGame):
         return D.resample(self, state, me, known, D.secret_headline(state, me), rng)
 
     def render(self, state: TSState) -> str:
-        roles = state.rules.roles
-        lines = [
-            f"turn {state.turn} AR {state.ar}, {roles[state.phasing]} phasing; VP {state.vp:+d} "
-            f"(+ = US), DEFCON {state.defcon}, milops US {state.milops[US]} USSR {state.milops[USSR]}, "
-            f"space US {state.space[US]} USSR {state.space[USSR]}"
-        ]
-        for region in M.REGIONS:
-            cells = []
-            for i in M.REGION_COUNTRIES[region]:
-                us, ussr = state.inf[US][i], state.inf[USSR][i]
-                if us or ussr:
-                    mark = {US: "*US", USSR: "*SU"}.get(B.controller(state, i), "")
-                    cells.append(f"{M.COUNTRIES[i].name} {us}/{ussr}{mark}")
-            lines.append(f"  {region}: " + (", ".join(cells) or "-"))
-        for side in (USSR, US):
-            lines.append(f"  {roles[side]} hand: " + " ".join(card_name(c) for c in state.hands[side]))
-        holder = roles[state.china] if state.china != NOBODY else "nobody"
-        lines.append(f"  China Card: {holder} ({'face up' if state.china_face_up else 'face down'}); "
-                     f"deck {len(state.deck)}, discard {len(state.discard)}, removed {len(state.removed)}")
-        if state.effects:
-            lines.append("  effects: " + ", ".join(sorted(state.effects)))
-        return "\n".join(lines)
+        """The whole table as text (:func:`.text.state_board`)."""
+        from .text import state_board
+
+        return state_board(state)
 
 
 #: Both headlines are public once the headline phase has revealed them (kept under this name: the

@@ -104,8 +104,10 @@ def write(data: Mapping[str, Any]) -> str:
 
 def parse_compact(text: str) -> dict[str, Any]:
     """A Twilight Struggle position dict from its compact form."""
-    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
-    lines = [line for line in lines if line]
+    # (number, text) of the lines that say something: a message names a line as an editor numbers it
+    numbered = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(text.splitlines(), start=1)]
+    numbered = [(n, line) for n, line in numbered if line]
+    lines = [line for _, line in numbered]
     if not lines or not lines[0].startswith("twilight-struggle"):
         raise PositionError("notation: the first line is 'twilight-struggle [ruleset] [option=value...]'")
     head = lines[0].split()[1:]
@@ -116,7 +118,7 @@ def parse_compact(text: str) -> dict[str, Any]:
             data["options"][key] = value
         else:
             data["ruleset"] = token
-    for n, line in enumerate(lines[1:], start=2):
+    for n, line in numbered[1:]:
         where = f"notation line {n}"
         key, colon, rest = line.partition(":")
         if not colon:

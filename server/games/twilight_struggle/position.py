@@ -262,10 +262,23 @@ def effect_entry(name: str) -> dict[str, Any]:
     raise ValueError(f"effect {name!r} has no public form (position module out of date)")
 
 
+#: The cards with a lasting effect (what an effect's ``card`` may be), by number.
+_EFFECT_CARDS = tuple(sorted({e["card"] for e in _EFFECT_PUBLIC.values()} | set(_FAMILY_FIELD)))
+
+
+def _effect_card(value: Any, where: str) -> int:
+    """An effect's card: its number (as positions write it), or its id."""
+    if (isinstance(value, int) and not isinstance(value, bool) and value in CD.CARD_BY_NUMBER) or (
+            isinstance(value, str) and value in CD.CARD_BY_ID):
+        return _card_decode(value, where)
+    raise fail(where, f"unknown card {value!r} (an effect names its card by number, 1 to {max(CD.CARD_BY_NUMBER)}: "
+                      f"31 for red_scare_purge; cards with a lasting effect: {' '.join(map(str, _EFFECT_CARDS))})")
+
+
 def effect_name(entry: Any, where: str) -> str:
     """The engine's effect name of a public entry; raises :class:`PositionError`."""
     expect(entry, dict, where, 'an effect object {"card": N, ...}')
-    card = _card_decode(entry.get("card"), f"{where}.card")
+    card = _effect_card(entry.get("card"), f"{where}.card")
     for family in _FAMILIES:
         if family.card == card and _FAMILY_FIELD[card] in entry:
             field = _FAMILY_FIELD[card]

@@ -11,6 +11,8 @@ from .rules import TSRules
 
 USSR, US = 0, 1
 SIDE_NAMES = ("ussr", "us")
+#: The sides as the rulebook names them, in prose (outcome reasons, text boards).
+SIDE_LABELS = ("USSR", "US")
 NOBODY = -1
 
 

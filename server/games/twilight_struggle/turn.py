@@ -33,7 +33,7 @@ from .common import (
 )
 from .effects import lasts_the_turn
 from .events.registry import event_playable, play_event_for
-from .state import NOBODY, SIDE_NAMES, US, USSR, TSState, other
+from .state import NOBODY, SIDE_LABELS, SIDE_NAMES, US, USSR, TSState, other
 
 
 # -- set-up --------------------------------------------------------------------------------------
@@ -517,7 +517,7 @@ class EndTurn(TSStep):
             return None
         if holders:
             loser = holders[0]
-            B.win(state, other(loser), B.HELD_SCORING_CARD, f"{SIDE_NAMES[loser]} held a scoring card")
+            B.win(state, other(loser), B.HELD_SCORING_CARD, f"{SIDE_LABELS[loser]} held a scoring card")
             return None
         for side in (USSR, US):
             short = max(0, state.defcon - state.milops[side])

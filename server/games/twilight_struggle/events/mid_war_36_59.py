@@ -88,7 +88,7 @@ from .. import ops as O
 from ..common import (
     CARD_OPTIONS, DIE_OPTIONS, TSStep, add_to_hand, card_side, playable_cards, remove_from_hand, role, scoring_due,
 )
-from ..state import SIDE_NAMES, US, USSR, TSState, other
+from ..state import SIDE_LABELS, SIDE_NAMES, US, USSR, TSState, other
 from .primitives import (
     N,
     OpposedRoll,
@@ -171,7 +171,7 @@ def _missile_crisis_coup(state: TSState, side: int, country: int) -> bool:
     """A coup by the restricted side loses the game (the coup does not happen)."""
     if not state.has(E.CUBAN_MISSILE_CRISIS[side]):
         return False
-    B.win(state, other(side), B.MISSILE_CRISIS, f"{SIDE_NAMES[side]} attempted a coup during the Cuban Missile Crisis")
+    B.win(state, other(side), B.MISSILE_CRISIS, f"{SIDE_LABELS[side]} attempted a coup during the Cuban Missile Crisis")
     return True
 
 
