@@ -46,6 +46,7 @@ from .boards import WIDTH, generic_board
 from .core.game import CHANCE, Game, Outcome, RulesError
 from .core.record import Record, ReplayError, replay_steps, start_state
 from .plugins import PluginError, find_game_spec, game_spec
+from .story import history_base
 
 __all__ = [
     "HISTORY_CAP",
@@ -246,6 +247,7 @@ def review(
     rules = game.rules(header.get("ruleset"), header.get("options") or {})
     initial = start_state(game, rules, header)
     seat = as_role
+    base = history_base(initial)  # a match from a position: its history numbers go on from there
 
     def seat_view(state: Any, number: int) -> dict[str, Any]:
         # at least the last entry: it tells how this seat saw the choice just made
@@ -265,9 +267,9 @@ def review(
             after_view = None
         else:
             own = decision.role == seat
-            after_view = seat_view(state, step.number)
+            after_view = seat_view(state, base + step.number)
             # The choice as this seat saw it (redacted when hidden from it); never the record's key.
-            key = _own_entry_key(after_view["history"], step.number, decision.role, decision.step)
+            key = _own_entry_key(after_view["history"], base + step.number, decision.role, decision.step)
             label = step.option.label if own or key == step.option.key else None
             if history < 1:
                 after_view["history"] = []

@@ -31,7 +31,7 @@ from .core.flow import history_since
 from .core.game import Game
 from .core.record import Record, replay_steps, start_state
 
-__all__ = ["KINDS", "Chapter", "Story", "StoryLine", "StoryTeller", "tell", "viewer_entries"]
+__all__ = ["KINDS", "Chapter", "Story", "StoryLine", "StoryTeller", "history_base", "tell", "viewer_entries"]
 
 #: The kinds of line a teller may give (the page colours by kind; the text replay ignores it).
 KINDS = (
@@ -140,6 +140,15 @@ def viewer_entries(game: Game, state: Any, roles: Sequence[str], as_role: str | 
     return entries
 
 
+def history_base(initial: Any) -> int:
+    """What to add to a record's move number to get its history entries' number. A match from a
+    position numbers its history on from the position's own decision number (the record's moves
+    count from 1): the entries of move ``k`` are numbered ``history_base(initial) + k``; 0 for a
+    match from the deal, or a game whose state does not count its decisions."""
+    base = getattr(initial, "number", 0)
+    return base if isinstance(base, int) else 0
+
+
 def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None = None,
          table: Any = None) -> Story:
     """Replay ``record`` and tell it as ``as_role`` saw it (``None``: omniscient, from the whole
@@ -160,10 +169,7 @@ def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None
         return view
 
     before = view_of(state)
-    # A match from a position numbers its history on from the position's own decision number
-    # (the record's moves count from 1): the entries of move k are numbered ``base + k``.
-    base = getattr(state, "number", 0)
-    base = base if isinstance(base, int) else 0
+    base = history_base(state)
     items: list[Chapter | StoryLine] = list(_numbered(teller.start(before), 1))
     for step in replay_steps(game, record):
         own_key = step.option.key if as_role is None else None
