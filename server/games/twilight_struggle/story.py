@@ -25,7 +25,7 @@ from . import card_data as CD
 from . import map_data as M
 from . import scoring_view as SV
 from . import story_words as W
-from .story_handlers import Handlers, _Line
+from .story_handlers import Handlers, _Change, _Line
 from .story_scoring import final_lines
 from .story_words import SIDE, Diff, card_name, country_name, other, side_name
 
@@ -98,7 +98,8 @@ class TSStoryTeller(Handlers):
         self._settle_rolls(before, after, diff, lines)
         self._residual(diff, before, after, lines)
         self._end_runs(after, lines, ended or eot is not None)
-        out += [line.line() for line in lines]
+        totals = {"vp": int(before.get("vp") or 0), "defcon": int(before.get("defcon") or 5)}
+        out += [line.line(totals) for line in lines]
         if eot is not None:
             told = self._end_of_turn_lines(eot, before, after)
             if ended or self.chapter == ("eot", before.get("turn")):
@@ -216,21 +217,9 @@ class TSStoryTeller(Handlers):
             if index >= 0:
                 targets[index].effects.extend(parts)
             else:
-                context = f"{card_name(self.events[-1][0])}: " if self.events else ""
-                text = "; ".join(parts)
-                lines.append(_Line(context + text[0].upper() + text[1:] if not context else context + text,
-                                   self._kind_of(parts), None))
-
-    @staticmethod
-    def _kind_of(parts: list[str]) -> str:
-        joined = " ".join(parts)
-        if " VP" in joined:
-            return "vp"
-        if "DEFCON" in joined:
-            return "defcon"
-        if "military ops" in joined:
-            return "milops"
-        return "event"
+                line = _Line(card_name(self.events[-1][0]) if self.events else "", _kind_of(parts), None)
+                line.effects.extend(parts)
+                lines.append(line)
 
     @staticmethod
     def _line_for_topic(targets: list[_Line], topic: str) -> int:
@@ -337,6 +326,7 @@ class TSStoryTeller(Handlers):
         short_vp = sum(n if side == "ussr" else -n for side, n in shortfalls)  # the other side gains
         eot["short_vp"] = short_vp
         diff.vp -= short_vp
+        diff.later_vp += short_vp
         final = None
         if ended and int(before.get("turn") or 0) >= self.end_turn:
             final = SV.final_scoring(after)
@@ -344,6 +334,7 @@ class TSStoryTeller(Handlers):
             if final.europe_winner or abs(int(after.get("vp") or 0) - applied) < 20 or not shortfalls:
                 eot["final"] = final
                 diff.vp -= applied
+                diff.later_vp += applied
         if turn_changed:
             known = sum(1 for e in entries if e[2] == "coup_result" and _defcon_coup(before, str(e[1]), str(e[3])))
             guess = int(before.get("defcon") or 5) - known
@@ -352,6 +343,7 @@ class TSStoryTeller(Handlers):
             eot["defcon"] = now - end
             eot["defcon_now"] = now
             diff.defcon -= now - end
+            diff.later_defcon += now - end
         diff.milops = {}
         china = after.get("china_card") or {}
         if diff.china and (before.get("china_card") or {}).get("holder") == china.get("holder"):
@@ -426,6 +418,19 @@ class TSStoryTeller(Handlers):
             else:
                 text = "The game ends"
         return [StoryLine(text + ".", "end", None)]
+
+
+def _kind_of(parts: list[Any]) -> str:
+    """The kind of a line of changes alone: by the first track it moves."""
+    for part in parts:
+        if isinstance(part, _Change):
+            return part.track
+    joined = " ".join(p for p in parts if isinstance(p, str))
+    if "military ops" in joined:
+        return "milops"
+    if "space race" in joined:
+        return "space"
+    return "event"
 
 
 def _hand(view: Mapping[str, Any], side: str) -> list[str] | None:

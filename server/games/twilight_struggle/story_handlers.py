@@ -30,19 +30,40 @@ SCORING_REGIONS = {
 }
 
 
+class _Change:
+    """A change of the VP or DEFCON track, written once the decision's sentences are in their
+    order, so that the running total each one gives follows them ("USSR +2 VP (VP: USSR 5)")."""
+
+    def __init__(self, track: str, amount: int) -> None:
+        self.track, self.amount = track, amount
+
+    def text(self, totals: dict[str, int]) -> str:
+        before = totals[self.track]
+        totals[self.track] = before + self.amount
+        if self.track == "vp":
+            return W.vp_change(self.amount, before + self.amount)
+        return W.defcon_change(before, before + self.amount)
+
+
 class _Line:
     """A sentence being written during one decision: its effects (what the rest of the
-    decision's changes did) are added before it is written out."""
+    decision's changes did) are added before it is written out. No text: the effects alone."""
 
     def __init__(self, text: str, kind: str, role: str | None, *, card: str | None = None,
                  accepts: bool = False, detail: Sequence[str] = ()) -> None:
         self.text, self.kind, self.role, self.card = text, kind, role, card
         self.accepts = accepts
-        self.effects: list[str] = []
+        self.effects: list[str | _Change] = []
         self.detail = list(detail)
 
-    def line(self) -> StoryLine:
-        text = self.text + (": " + "; ".join(self.effects) if self.effects else "")
+    def line(self, totals: dict[str, int]) -> StoryLine:
+        """The sentence, the tracks' running ``totals`` (updated) written into its changes."""
+        parts = [e.text(totals) if isinstance(e, _Change) else e for e in self.effects]
+        said = "; ".join(p for p in parts if p)
+        if self.text:
+            text = self.text + (": " + said if said else "")
+        else:
+            text = said[:1].upper() + said[1:]
         return StoryLine(text + ("" if text.endswith((".", "!", "?")) else "."), self.kind, self.role,
                          tuple(self.detail))
 
@@ -60,17 +81,15 @@ class Handlers:
     shuttle: tuple[str, str] | None
     europe_winner: str | None
 
-    def _vp(self, diff: Diff, amount: int) -> str:
+    def _vp(self, diff: Diff, amount: int) -> _Change:
         """Tell ``amount`` of the decision's VP change (taken out of the diff)."""
         diff.vp -= amount
-        total = int(diff.after.get("vp") or 0) - diff.vp
-        return W.vp_change(amount, total)
+        return _Change("vp", amount)
 
-    def _defcon(self, diff: Diff) -> str:
+    def _defcon(self, diff: Diff) -> _Change:
         """Tell the decision's DEFCON change (what is left once the end of the turn took its share)."""
         amount, diff.defcon = diff.defcon, 0
-        now = int(diff.after.get("defcon") or 5)
-        return W.defcon_change(now - amount, now) if amount else ""
+        return _Change("defcon", amount)
 
     # set-up, deals and headlines
 
@@ -135,8 +154,8 @@ class Handlers:
         cid = play.get("card")
         value, reasons = R.ops_value(before, side, cid) if cid else (0, [])
         name = card_ops(cid) if cid else "a card"
-        if reasons and use != "event":
-            name = f"{name[:-1]}, {value} Ops: {', '.join(reasons)})" if name.endswith(")") else name
+        if reasons and use != "event" and name.endswith(")"):
+            name = f"{name[:-1]} {' '.join(reasons)} = {value} Ops)"
         text = f"{SIDE[side]} plays {name} {W.USES.get(use, W.words(use))}"
         card = CD.CARD_BY_ID.get(cid) if cid else None
         if len(parts) > 2 and card is not None:
@@ -199,7 +218,7 @@ class Handlers:
     def _on_die(self, side, key, before, after, diff, lines):
         self.dice.append(int(key.partition(":")[2]))
         rolling = self.rolling
-        if rolling and rolling[0] == "realign" and len(self.dice) == 2:
+        if rolling and rolling[0] == "realign" and rolling[2] and len(self.dice) == 2:
             self._realign(rolling[1], rolling[2], before, after, diff, lines)
 
     def _on_coup_result(self, side, key, before, after, diff, lines):
@@ -358,7 +377,7 @@ class Handlers:
         elif estimate is not None:
             value = die + estimate + mods - 2 * stability
             roll = (f"{SIDE[side]} rolls {die} + {estimate} Ops{self._signed_mods(mods, mod_reasons)} − "
-                    f"{2 * stability} = {value}")
+                    f"{2 * stability} = {W.number(value)}")
         else:
             roll = f"{SIDE[side]} rolls {die}"
         stab = f"stability {stability}{', battleground' if M.COUNTRY_BY_ID[cid].battleground else ''}"
@@ -397,7 +416,7 @@ class Handlers:
             line.effects.append(f"the {SIDE[loser]} has no influence there to lose")
         lines.append(line)
         self.dice = []
-        self.rolling = ("realign", side, None)
+        self.rolling = None
 
     @staticmethod
     def _plus(mod: int, reasons: list[str]) -> str:
@@ -412,7 +431,7 @@ class Handlers:
         name = card_name(card) if card else "war"
         roll = f"{SIDE[actor]} rolls {die}" if die is not None else f"{SIDE[actor]} rolls"
         if mod and die is not None:
-            roll += f" − {mod} ({', '.join(reasons)}) = {die - mod}"
+            roll += f" − {mod} ({', '.join(reasons)}) = {W.number(die - mod)}"
         line = _Line(f"{name} in {country_name(cid)}: {roll} (wins on {at_least}+): "
                      f"{SIDE[actor]} {'wins' if won else 'loses'}", "war", actor)
         if won:
@@ -459,7 +478,7 @@ class Handlers:
             if score.europe_winner:
                 self.europe_winner = score.europe_winner
                 net = 0
-        vp = self._vp(diff, net) if net else ""
-        text = line.text + (f": {vp}" if vp else ": no VP change")
-        lines.append(_Line(text, "scoring", side, detail=line.detail))
+        scored = _Line(line.text, "scoring", side, detail=line.detail)
+        scored.effects.append(self._vp(diff, net) if net else "no VP change")
+        lines.append(scored)
 

@@ -230,6 +230,9 @@ class Diff:
     discarded: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     china: bool = False
+    #: the end of the turn's share of the VP and DEFCON changes (told after the rest)
+    later_vp: int = 0
+    later_defcon: int = 0
 
     @classmethod
     def of(cls, before: Mapping[str, Any], after: Mapping[str, Any]) -> Diff:
@@ -284,11 +287,11 @@ def _new_cards(before: Sequence[str] | None, after: Sequence[str] | None) -> lis
 def influence_phrase(changes: Mapping[str, Mapping[str, int]], before: Mapping[str, Any],
                      after: Mapping[str, Any]) -> str:
     """The influence changes (country -> side -> delta, in map order) in words, grouped by side
-    and direction, then who gained or lost control: "adds 3 USSR influence to Cuba, removes all
-    US influence from Cuba; USSR now controls Cuba"."""
+    and direction, then who gained or lost control: "removes all US influence from Cuba (−1),
+    adds 3 USSR influence to Cuba; USSR now controls Cuba"."""
     parts: list[str] = []
-    for side in SIDES:
-        for sign in (1, -1):
+    for sign in (-1, 1):  # what was taken, then what was put
+        for side in SIDES:
             cells = [(cid, d[side]) for cid, d in changes.items() if d.get(side, 0) * sign > 0]
             if not cells:
                 continue
@@ -339,3 +342,8 @@ def control_phrase(countries: Iterable[str], before: Mapping[str, Any], after: M
 
 def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def number(n: int) -> str:
+    """An integer with a typographic minus (``−2``), as the rest of the sentences write them."""
+    return str(n) if n >= 0 else f"−{-n}"
