@@ -350,7 +350,7 @@ SLOW = {
     "tests/tournaments/test_verify.py": [
         "test_an_edited_result_line_is_refused_by_verify_ratings_report_and_resume",
     ],
-    "tests/twilight_struggle/test_story.py": [
+    "tests/twilight_struggle/test_ts_story.py": [
         "test_many_matches_told_for_every_viewer_cover_every_card",
     ],
     "tests/twilight_struggle/test_card_audit.py": [

@@ -107,6 +107,7 @@ class Handlers:
 
     def _on_headline(self, side, key, before, after, diff, lines):
         cid = key.partition(":")[2]
+        self.events, self.play = [], None
         if cid == "hidden":
             lines.append(_Line(f"{SIDE[side]} chooses a headline card, face down", "headline", side))
         else:
@@ -139,6 +140,7 @@ class Handlers:
         cid = key.partition(":")[2]
         self.play = {"card": cid, "side": side, "notes": []}
         self.headlines = {}
+        self.events = []
         if diff.china:
             china = after.get("china_card") or {}
             holder = china.get("holder")
@@ -165,7 +167,8 @@ class Handlers:
         if play["notes"]:
             text += "; " + "; ".join(play["notes"])
             play["notes"] = []
-        line = _Line(text, "play" if use != "space" else "space", side, card=cid, accepts=use == "event")
+        # (a card played for Operations may act by itself too: Defectors gives the US 1 VP)
+        line = _Line(text, "play" if use != "space" else "space", side, card=cid, accepts=True)
         play["line"] = line
         lines.append(line)
         if use == "space":
