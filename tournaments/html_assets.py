@@ -152,6 +152,11 @@ VIEWER_JS = r"""
       prev = applyDelta(prev, f.v);
       return prev;
     });
+    var panels = null;  // HtmlBoard.panels: "x", a delta on the previous frame's (absent: unchanged)
+    track.panels = track.frames.map(function (f) {
+      if (f.x !== undefined) { panels = applyDelta(panels, f.x); }
+      return panels;
+    });
     tracks[name] = track;
     order.push(name);
   });
@@ -237,7 +242,7 @@ VIEWER_JS = r"""
       var render = BOARD || genericBoard;
       var next = timeline[pos + 1];
       boardEl.appendChild(render(view, { seat: seat, log: track.log, n: t.end ? Infinity : t.n,
-        next: next && !next.end ? next.n : Infinity }));
+        next: next && !next.end ? next.n : Infinity, panels: track.panels[pos] }));
     }
     showDecision(t, f);
     showLog(track, t);
