@@ -225,9 +225,9 @@ class TSStoryTeller(Handlers):
     def _line_for_topic(targets: list[_Line], topic: str) -> int:
         """The sentence a change of ``topic`` belongs to: the one whose card is ``topic`` or
         whose card text speaks of it; else the last that takes effects (-1: none)."""
-        if len(targets) > 1:
-            for i, line in enumerate(targets):
-                card = CD.CARD_BY_ID.get(line.card or "")
+        if len(targets) > 1:  # the latest such sentence: an event's own line after its card's play
+            for i in range(len(targets) - 1, -1, -1):
+                card = CD.CARD_BY_ID.get(targets[i].card or "")
                 if card is not None and (card.name == topic or topic in card.summary):
                     return i
         return len(targets) - 1
@@ -238,10 +238,10 @@ class TSStoryTeller(Handlers):
             return -1
         name = country_name(cid)
         region = M.COUNTRY_BY_ID[cid].region if cid in M.COUNTRY_BY_ID else ""
-        for i, line in enumerate(targets):
-            card = CD.CARD_BY_ID.get(line.card or "")
-            if card is not None and (name in card.summary or (region and region in card.summary)):
-                if len(targets) > 1:
+        if len(targets) > 1:  # the latest sentence whose card's text names the country or its region
+            for i in range(len(targets) - 1, -1, -1):
+                card = CD.CARD_BY_ID.get(targets[i].card or "")
+                if card is not None and (name in card.summary or (region and region in card.summary)):
                     return i
         return len(targets) - 1
 

@@ -406,8 +406,8 @@ class Handlers:
         my_mod, my_reasons = R.realign_modifier(before, side, cid)
         their_mod, their_reasons = R.realign_modifier(before, other(side), cid)
         a, b = mine + my_mod, theirs + their_mod
-        text = (f"Realignment in {country_name(cid)}: {SIDE[side]} rolls {mine}{self._plus(my_mod, my_reasons)} = {a}, "
-                f"{SIDE[other(side)]} rolls {theirs}{self._plus(their_mod, their_reasons)} = {b}")
+        text = (f"Realignment in {country_name(cid)}: {SIDE[side]} rolls {mine}{self._plus(my_mod, my_reasons, a)}, "
+                f"{SIDE[other(side)]} rolls {theirs}{self._plus(their_mod, their_reasons, b)}")
         line = _Line(text, "realign", side)
         changes = {cid: diff.take_country(cid)}
         if a == b:
@@ -422,10 +422,11 @@ class Handlers:
         self.rolling = None
 
     @staticmethod
-    def _plus(mod: int, reasons: list[str]) -> str:
-        if not mod:
+    def _plus(mod: int, reasons: list[str], total: int) -> str:
+        """`` +2 (+1 adjacent control, +1 more influence) = 7`` (nothing without a modifier)."""
+        if not mod and not reasons:
             return ""
-        return f" {W.signed(mod)}{R.mods_text(reasons)}"
+        return f" {W.signed(mod)}{R.mods_text(reasons)} = {W.number(total)}"
 
     def _war(self, actor, card, cid, won, before, after, diff, lines):
         die = self.dice[-1] if self.dice else None
