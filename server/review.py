@@ -441,18 +441,18 @@ def replay_lines(
     as_role: str | None = None,
     start: int = 1,
     quiet: bool = False,
-    keys: bool = False,
+    story: bool = False,
 ) -> Iterator[str]:
-    """The replay as text, one line (or block) at a time: a title, then the match told by the
-    game's teller (its story: chapters, sentences numbered by decision, :mod:`.review_story`)
-    from decision ``start`` on, the final board (unless ``quiet``) and the outcome. With
-    ``keys``, or for a game without a teller: one ``[N] role step -> key`` line per decision
-    instead (each of the viewer's own decisions followed by the board it saw, the prompt and the
-    options, unless ``quiet``). Per seat (``as_role``) everything comes from that seat's views."""
+    """The replay as text, one line (or block) at a time: a title, then one ``[N] role step ->
+    key`` line per decision from ``start`` on (each of the viewer's own decisions followed by
+    the board it saw, the prompt and the options, unless ``quiet``), the final board and the
+    outcome. With ``story`` (``standoff replay`` without ``--keys``), for a game with a teller:
+    the match told as a story instead of the keys (chapters, sentences numbered by decision,
+    :mod:`.review_story`). Per seat (``as_role``) everything comes from that seat's views."""
     check_start(record, start)
-    story = None if keys else story_of(game, record, as_role)
-    if story is not None:
-        yield from _story_replay(game, record, story, as_role=as_role, start=start, quiet=quiet)
+    told = story_of(game, record, as_role) if story else None
+    if told is not None:
+        yield from _story_replay(game, record, told, as_role=as_role, start=start, quiet=quiet)
         return
     result = review(game, record, as_role=as_role, boards=not quiet)
     yield from _title(result)
@@ -551,16 +551,16 @@ def interactive(
     *,
     input: Callable[[str], str] | Iterable[str] | None = None,  # noqa: A002 - mirrors builtins
     output: TextIO | None = None,
-    keys: bool = False,
+    story: bool = False,
 ) -> int:
     """Step through ``record`` one decision at a time: Enter or ``n`` next, ``b`` back, ``j N``
     (or just ``N``) jump to decision N, ``q`` quit. ``input``: ``None`` (the terminal), a
-    ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits. Each
-    screen ends with the story told so far (the game's teller; not with ``keys``). Returns 0."""
+    ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits. With
+    ``story``, each screen ends with the story told so far (a game with a teller). Returns 0."""
     out = output if output is not None else sys.stdout
     check_start(record, start)
     result = review(game, record, as_role=as_role)
-    story = None if keys else story_of(game, record, as_role)
+    told = story_of(game, record, as_role) if story else None
     total = len(result.frames)
     numbers = {frame.number: i for i, frame in enumerate(result.frames)}
     position = numbers.get(start, 0)
@@ -569,7 +569,7 @@ def interactive(
     title = "\n".join(_title(result)) + "\n"
     message = HELP
     while True:
-        out.write(clear + title + screen(result, position, story) + "\n")
+        out.write(clear + title + screen(result, position, told) + "\n")
         if message:
             out.write(message + "\n")
         message = ""
@@ -663,9 +663,9 @@ def run_replay(args: Any, *, stdout: TextIO | None = None, stdin: TextIO | None 
     keys = bool(getattr(args, "keys", False))
     if getattr(args, "step", False):
         if inp.isatty() and out.isatty():
-            return interactive(game, record, as_role, start, output=out, keys=keys)
+            return interactive(game, record, as_role, start, output=out, story=not keys)
         print("standoff: note: --step needs a terminal; printing the replay instead", file=sys.stderr)
     for line in replay_lines(game, record, as_role=as_role, start=start, quiet=bool(getattr(args, "quiet", False)),
-                             keys=keys):
+                             story=not keys):
         out.write(line + "\n")
     return 0
