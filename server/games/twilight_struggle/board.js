@@ -378,7 +378,7 @@
         h("td", { text: String(p.sea.ussr) }), h("td", { text: String(p.sea.us) }), netCell(p.sea.net)]));
     }
     var china = f.china ? "China Card " + SIDE_NAME[f.china] + " +1" : "no China Card VP";
-    table.appendChild(h("tr", { "class": "total", "data-region": "final" }, [
+    table.appendChild(h("tr", { "class": "total", "data-region": "final", "data-net": String(f.net), "data-wins": f.wins || "" }, [
       h("td", { "class": "rg", text: f.done ? "Total (with the China Card)" : "At final scoring" }),
       h("td", { colspan: "2", text: f.wins ? SIDE_NAME[f.wins] + " controls Europe: wins" :
         china + " \u00b7 VP track then: " + netText(f.vp) }),
