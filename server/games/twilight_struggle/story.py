@@ -25,6 +25,7 @@ from . import card_data as CD
 from . import map_data as M
 from . import scoring_view as SV
 from . import story_words as W
+from .story_choices import choice_text, generic
 from .story_handlers import Handlers, _Change, _Line
 from .story_scoring import final_lines
 from .story_words import SIDE, Diff, card_name, country_name, other, side_name
@@ -88,6 +89,7 @@ class TSStoryTeller(Handlers):
             key, title = self._chapter_of(before)
             if key != self.chapter:
                 self.chapter = key
+                self.events, self.play = [], None  # an action round's events end with it
                 out.append(Chapter(title))
         diff = Diff.of(before, after)
         ended = after.get("step") is None
@@ -145,16 +147,11 @@ class TSStoryTeller(Handlers):
         self._generic(side, step, key, lines)
 
     def _generic(self, side: str | None, step: str, key: str, lines: list[_Line]) -> None:
-        """Any other choice: who chose what, and for which card's event."""
+        """Any other choice: an event's choice as its sentence (:mod:`.story_choices`), else who
+        chose what, and for which card's event."""
         card = W.step_card(step) or (self.events[-1][0] if self.events else None)
-        of = f" ({card_name(card)})" if card else ""
-        if side is None:
-            lines.append(_Line(f"{W.words(step).capitalize()}: {W.choice_words(key)}{of}", "event", None,
-                               card=card, accepts=True))
-            return
-        what = W.choice_words(key)
-        verb = "chooses" if not what.startswith("to ") else "chooses"
-        lines.append(_Line(f"{SIDE[side]} {verb} {what}{of}", "event", side, card=card, accepts=True))
+        text = choice_text(step, side, key) or generic(step, side, key, card)
+        lines.append(_Line(text, "event", side, card=card, accepts=True))
 
     # -- what is left of the diff ------------------------------------------------------------------
 
