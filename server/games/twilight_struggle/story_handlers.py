@@ -483,6 +483,7 @@ class Handlers:
                 self.europe_winner = score.europe_winner
                 net = 0
         scored = _Line(line.text, "scoring", side, detail=line.detail)
-        scored.effects.append(self._vp(diff, net) if net else "no VP change")
+        if not self.europe_winner:
+            scored.effects.append(self._vp(diff, net) if net else "no VP change")
         lines.append(scored)
 

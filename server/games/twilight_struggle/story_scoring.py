@@ -38,7 +38,7 @@ def side_detail(score: SV.RegionScore, side: str) -> str:
         if mine.adjacent else ""
     level = mine.level or "no presence"
     if side == score.europe_winner:
-        level = "control (wins the game)"
+        return f"{SIDE[side]}: control of Europe (wins the game), {len(mine.countries)} countries, {bgs}{adjacent}"
     sums = " + ".join(str(n) for n in (mine.tier_vp, len(mine.battlegrounds), len(mine.adjacent)) if n)
     total = f"{sums} = {mine.vp}" if "+" in sums else str(mine.vp)
     return (f"{SIDE[side]}: {level}, {len(mine.countries)} countr{'y' if len(mine.countries) == 1 else 'ies'}, "
@@ -51,7 +51,9 @@ def scoring_line(score: SV.RegionScore) -> tuple[Scored, int]:
     parts = []
     for side in ("ussr", "us"):
         mine = score.side(side)
-        if mine.level:
+        if side == score.europe_winner:
+            parts.append(f"{SIDE[side]} control")
+        elif mine.level:
             parts.append(f"{SIDE[side]} {mine.level}" + (f" {mine.tier_vp}" if mine.tier_vp else ""))
     bgs = [f"{SIDE[s]} {len(score.side(s).battlegrounds)}" for s in ("ussr", "us") if score.side(s).battlegrounds]
     if bgs:
@@ -65,7 +67,7 @@ def scoring_line(score: SV.RegionScore) -> tuple[Scored, int]:
         parts.append(f"{join([country_name(c) for c in score.ignored])} left out (Shuttle Diplomacy)")
     text = f"{score.region} scored: " + ", ".join(parts)
     if score.europe_winner:
-        text += f"; the {SIDE[score.europe_winner]} controls Europe"
+        text += f"; the {SIDE[score.europe_winner]} controls Europe and wins the game"
     detail = tuple(side_detail(score, s) for s in ("ussr", "us"))
     return Scored(text, detail), score.net
 
