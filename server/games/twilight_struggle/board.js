@@ -337,6 +337,7 @@
   // China Card, the VP track it would leave); at the end of a game that reached final scoring,
   // that scoring itself. The DOM: #ts-scoring[data-final-net][data-done] tr[data-region][data-net].
   var LEVEL = { presence: "Presence", domination: "Domination", control: "Control" };
+  var LEVEL_SHORT = { presence: "Pres.", domination: "Dom.", control: "Ctrl" };
   var REGION_ORDER = ["Europe", "Middle East", "Asia", "Africa", "Central America", "South America"];
   function netText(net) { return net === 0 ? "even" : (net > 0 ? "US +" + net : "USSR +" + (-net)); }
   function netCell(net) { return h("td", { "class": "net " + (net > 0 ? "side-us" : net < 0 ? "side-ussr" : "muted"), text: netText(net) }); }
@@ -344,11 +345,11 @@
     if (!s || !s.n) { return h("td", { "class": "muted", text: "\u2013" }); }
     var parts = [];
     var tier = won ? "Control (wins)" : (LEVEL[s.level] || "");
-    var bits = [];
+    var bits = [String(s.n)];
     if (s.bg.length) { bits.push(s.bg.length + "/" + total + " BG"); }
     if (s.adj.length) { bits.push("+" + s.adj.length + " adj."); }
-    parts.push(h("b", { text: tier }));
-    parts.push(" " + s.n + (s.n === 1 ? " country" : " countries") + (bits.length ? " \u00b7 " + bits.join(" \u00b7 ") : "") + " = " + s.vp);
+    parts.push(h("b", { text: won ? "Ctrl: wins" : (LEVEL_SHORT[s.level] || "") }));
+    parts.push(" " + bits.join(" \u00b7 ") + (won ? "" : " = " + s.vp));
     var names = s.bg.map(function (id) { return (TS.countries.filter(function (c) { return c[0] === id; })[0] || [id, id])[1]; });
     return h("td", { "class": "side-" + side + "-cell", title: SIDE_NAME[side] + ": " + tier + ", " + s.n + " countries" +
       (names.length ? "; battlegrounds: " + names.join(", ") : "") + (s.adj.length ? "; next to the enemy superpower: " + s.adj.join(", ").replace(/_/g, " ") : "") +
@@ -361,8 +362,10 @@
     box.setAttribute("data-final-net", String(f.net));
     box.setAttribute("data-done", f.done ? "1" : "0");
     var table = h("table", { "class": "ts-score" });
+    var legend = " (tier \u00b7 countries \u00b7 battlegrounds = VP)";
     table.appendChild(h("tr", null, [h("th", { text: f.done ? "Final scoring" : "Scoring now" }),
-      h("th", { "class": "side-ussr", text: "USSR" }), h("th", { "class": "side-us", text: "US" }), h("th", { text: "VP" })]));
+      h("th", { "class": "side-ussr", title: "USSR" + legend, text: "USSR" }),
+      h("th", { "class": "side-us", title: "US" + legend, text: "US" }), h("th", { text: "VP" })]));
     REGION_ORDER.forEach(function (name) {
       var r = p[name];
       if (!r) { return; }
