@@ -296,7 +296,7 @@
   function tsCardText(id) {
     var c = TS.cards[id];
     if (!c) { return id; }
-    var head = c[0] + (c[5] ? " \u2014 scoring card" : " \u2014 " + c[1] + " Ops, " + (c[2] === "neutral" ? "neutral" : SIDE_NAME[c[2]]) + " event") +
+    var head = c[0] + (c[5] ? " \u2014 scoring card" : " \u2014 " + c[1] + (c[1] === 1 ? " Op, " : " Ops, ") + (c[2] === "neutral" ? "neutral" : SIDE_NAME[c[2]]) + " event") +
       (c[6] ? ", " + (PERIOD_NAME[c[6]] || c[6]) : "") + (c[3] ? ", removed after its event" : "") + (c[4] ? ", lasting effect" : "");
     return c[7] ? head + "\n" + c[7] : head;
   }
