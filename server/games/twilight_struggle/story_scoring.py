@@ -96,8 +96,8 @@ def final_lines(final: SV.FinalScore, vp: int) -> list[StoryLine]:
         lines.append(StoryLine(f"{scored.text}: {told}.", "scoring", None, scored.detail))
     if final.china:
         vp += 1 if final.china == "us" else -1
-        lines.append(StoryLine(f"The China Card: {vp_change(1 if final.china == 'us' else -1, vp)} for its holder.",
-                               "scoring", final.china))
+        lines.append(StoryLine(f"The China Card, held by the {SIDE[final.china]}: "
+                               f"{vp_change(1 if final.china == 'us' else -1, vp)}.", "scoring", final.china))
     return lines
 
 
