@@ -100,10 +100,11 @@ def test_every_frame_of_every_track_ships_its_panels():
 
 
 def test_board_data_gives_every_card_its_text():
-    cards = layout()["cards"]
-    assert set(cards) == {c.id for c in CD.CARDS}
+    cards, texts = layout()["cards"], layout()["texts"]
+    assert set(cards) == set(texts) == {c.id for c in CD.CARDS}
     for card in CD.CARDS:
-        name, ops, side, _, _, scoring, period, summary = cards[card.id]
+        name, ops, side, _, _, scoring = cards[card.id]
+        period, summary = texts[card.id]
         assert (name, ops, side, bool(scoring), period) == (card.name, card.ops, card.side, card.scoring, card.period)
         assert summary == card.summary and len(summary) > 20
 

@@ -289,16 +289,17 @@
 
   // -- card text on hover (issue 44) --------------------------------------------------------------
   // Every card drawn on the page (hands, piles, headline, the China Card, the last action, the
-  // lasting effects' badges) carries data-card; its text comes from #board-data's cards (name,
-  // Ops, side, period, the reference's summary of the event): a title for any browser, and one
+  // lasting effects' badges) carries data-card; its text comes from #board-data's cards and texts
+  // (name, Ops, side, period, the reference's summary of the event): a title for any browser, and one
   // floating box (#ts-tip) that shows it at once.
   var PERIOD_NAME = { early: "Early War", mid: "Mid War", late: "Late War" };
   function tsCardText(id) {
     var c = TS.cards[id];
     if (!c) { return id; }
+    var t = (TS.texts || {})[id] || [];
     var head = c[0] + (c[5] ? " \u2014 scoring card" : " \u2014 " + c[1] + (c[1] === 1 ? " Op, " : " Ops, ") + (c[2] === "neutral" ? "neutral" : SIDE_NAME[c[2]]) + " event") +
-      (c[6] ? ", " + (PERIOD_NAME[c[6]] || c[6]) : "") + (c[3] ? ", removed after its event" : "") + (c[4] ? ", lasting effect" : "");
-    return c[7] ? head + "\n" + c[7] : head;
+      (t[0] ? ", " + (PERIOD_NAME[t[0]] || t[0]) : "") + (c[3] ? ", removed after its event" : "") + (c[4] ? ", lasting effect" : "");
+    return t[1] ? head + "\n" + t[1] : head;
   }
   var tsTipReady = false;
   function tsTipInstall() {

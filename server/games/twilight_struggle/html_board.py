@@ -109,9 +109,9 @@ def layout() -> dict[str, Any]:
     """What the page's script needs to draw the board (JSON-ready, the same every call):
     ``countries`` ``[id, label, region, stability, battleground, x, y, fill, flags]`` (flags: ``w``
     western Europe, ``e`` eastern, ``s`` Southeast Asia), ``spaces``, ``edges`` ``[a, b, wrapped]``,
-    ``regions`` (colours), ``cards`` ``id -> [name, ops, side, starred, underlined, scoring,
-    period, summary]`` (the summary: the reference's paraphrase of the event, for the card's
-    text on hover) and ``effects`` (effect name or prefix -> card id)."""
+    ``regions`` (colours), ``cards`` ``id -> [name, ops, side, starred, underlined, scoring]``,
+    ``texts`` ``id -> [period, summary]`` (the summary: the reference's paraphrase of the event,
+    the card's text on hover) and ``effects`` (effect name or prefix -> card id)."""
     countries = []
     for c in M.COUNTRIES:
         x, y = POSITIONS[c.id]
@@ -120,8 +120,7 @@ def layout() -> dict[str, Any]:
         countries.append([c.id, SHORT.get(c.id, c.name), c.region, c.stability, int(c.battleground), x, y,
                           _fill(c), flags])
     cards = {
-        c.id: [c.name, c.ops, c.side, int(c.removed), int(c.underlined), int(c.scoring), c.period, c.summary]
-        for c in CD.CARDS
+        c.id: [c.name, c.ops, c.side, int(c.removed), int(c.underlined), int(c.scoring)] for c in CD.CARDS
     }
     return {
         "w": WIDTH,
@@ -132,6 +131,7 @@ def layout() -> dict[str, Any]:
         "edges": [[a, b, int(frozenset((a, b)) in WRAPPED)] for a, b in edges()],
         "regions": dict(REGION_COLOURS),
         "cards": cards,
+        "texts": {c.id: [c.period, c.summary] for c in CD.CARDS},
         "effects": {name: CD.CARD_BY_NUMBER[number].id for name, number in sorted(FX.CARD_OF.items())},
     }
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import effects as E
 from . import map_data as M
 
 __all__ = [
@@ -29,8 +30,6 @@ __all__ = [
 
 SIDES = ("us", "ussr")
 LEVELS = ("presence", "domination", "control")
-_FORMOSAN = "formosan_resolution"
-_IGNORE = "scoring_ignore:"
 
 
 def _other(side: str) -> str:
@@ -106,9 +105,9 @@ def score_region(influence: Mapping[str, Mapping[str, int]], region: str, effect
     choice, told before the scoring). ``influence``: a view's ``influence`` (country id ->
     ``{"us": n, "ussr": m}``; absent countries hold none)."""
     effects = list(effects)
-    ignored = {e[len(_IGNORE):] for e in effects if e.startswith(_IGNORE)} | set(ignore)
+    ignored = set(E.SCORING_IGNORE.args(effects)) | set(ignore)
     countries = [M.COUNTRIES[i].id for i in M.REGION_COUNTRIES[region] if M.COUNTRIES[i].id not in ignored]
-    formosan = region == M.ASIA and _FORMOSAN in effects
+    formosan = region == M.ASIA and E.FORMOSAN_RESOLUTION in effects
     owner = {cid: controller(influence, cid) for cid in countries}
 
     def counts_as_battleground(cid: str, side: str) -> bool:

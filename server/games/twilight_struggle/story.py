@@ -22,9 +22,12 @@ from typing import Any
 
 from ...story import Chapter, StoryLine
 from . import card_data as CD
+from . import effects as E
 from . import map_data as M
 from . import scoring_view as SV
 from . import story_words as W
+from .effects import lasts_the_turn
+from .state import SIDE_NAMES
 from .story_choices import choice_text, generic
 from .story_handlers import Handlers, _Change, _Line
 from .story_scoring import final_lines
@@ -346,7 +349,7 @@ class TSStoryTeller(Handlers):
         if diff.china and (before.get("china_card") or {}).get("holder") == china.get("holder"):
             eot["china"] = china.get("holder")
             diff.china = False
-        turn_effects = [e for e in diff.ended if e.endswith(":turn")]
+        turn_effects = [e for e in diff.ended if lasts_the_turn(e)]
         eot["effects"] = turn_effects
         diff.ended = [e for e in diff.ended if e not in turn_effects]
         return eot
@@ -384,7 +387,7 @@ class TSStoryTeller(Handlers):
         keys = [(str(e[2]), str(e[3])) for e in entries]
         phasing = before.get("phasing")
         effects = list(before.get("effects") or [])
-        crisis = next((s for s in W.SIDES if f"cuban_missile_crisis:{s}:turn" in effects
+        crisis = next((s for s in W.SIDES if E.CUBAN_MISSILE_CRISIS[SIDE_NAMES.index(s)] in effects
                        and any(step in ("coup", "che_coup") for step, _ in keys)
                        and not any(step == "coup_result" for step, _ in keys)), None)
         if ("event", "card:wargames") in keys:
@@ -457,4 +460,4 @@ def _defcon_coup(before: Mapping[str, Any], side: str, key: str) -> bool:
     country = M.COUNTRY_BY_ID.get(cid)
     if country is None or not country.battleground:
         return False
-    return not (side == "us" and "nuclear_subs:turn" in (before.get("effects") or []))
+    return not (side == "us" and E.NUCLEAR_SUBS in (before.get("effects") or []))

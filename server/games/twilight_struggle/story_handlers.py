@@ -12,6 +12,7 @@ from typing import Any
 
 from ...story import StoryLine
 from . import card_data as CD
+from . import effects as E
 from . import map_data as M
 from . import scoring_view as SV
 from . import story_rolls as R
@@ -299,7 +300,7 @@ class Handlers:
         lines.append(_Line(f"{SIDE[side]} {die} {outcome} ({trap})", "die", side))
         self.dice = []
         for name in list(diff.ended):
-            if name in ("quagmire", "bear_trap"):
+            if name in (E.QUAGMIRE, E.BEAR_TRAP):
                 diff.ended.remove(name)
 
     def _on_trap_discard(self, side, key, before, after, diff, lines):
@@ -470,7 +471,7 @@ class Handlers:
         else:
             region = SCORING_REGIONS[cid]
             effects = list(before.get("effects") or [])
-            asks = ("shuttle_diplomacy" in effects and region in (M.ASIA, M.MIDDLE_EAST) and not ignore
+            asks = (E.SHUTTLE_DIPLOMACY in effects and region in (M.ASIA, M.MIDDLE_EAST) and not ignore
                     and any(M.COUNTRY_BY_ID[c].battleground and SV.controller(after.get("influence") or {}, c) == "ussr"
                             for c in (M.COUNTRIES[i].id for i in M.REGION_COUNTRIES[region])))
             if asks and self.shuttle is None and after.get("step") == "shuttle_diplomacy":

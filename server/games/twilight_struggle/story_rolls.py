@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import card_data as CD
+from . import effects as E
 from . import map_data as M
 from .ops import SPACE
+from .state import SIDE_NAMES
 from .story_words import SIDE, country_name, other
 
 ASIA = frozenset(M.COUNTRIES[i].id for i in M.REGION_COUNTRIES[M.ASIA])
@@ -21,6 +23,8 @@ LATIN_AMERICA = frozenset(M.COUNTRIES[i].id for r in (M.CENTRAL_AMERICA, M.SOUTH
                           for i in M.REGION_COUNTRIES[r])
 NEIGHBOURS = {c.id: tuple(a for a in c.adjacent if a in M.COUNTRY_BY_ID) for c in M.COUNTRIES}
 
+#: A side's index in the engine's per-side tables (effects.per_side names: USSR, US).
+_SIDE = {name: i for i, name in enumerate(SIDE_NAMES)}
 #: War cards: card id -> (fixed target or None, wins on at least, VP, military ops).
 WARS = {
     "korean_war": ("south_korea", 4, 2, 2), "arab_israeli_war": ("israel", 4, 2, 2),
@@ -49,11 +53,11 @@ def ops_value(view: Mapping[str, Any], side: str, cid: str) -> tuple[int, list[s
     value = 4 if cid == "the_china_card" else card.ops
     reasons: list[str] = []
     effects = _effects(view)
-    bonus = "containment:turn" if side == "us" else "brezhnev_doctrine:turn"
+    bonus = E.CONTAINMENT if side == "us" else E.BREZHNEV_DOCTRINE
     if bonus in effects and value < 4:
         value += 1
         reasons.append(f"+1 {'Containment' if side == 'us' else 'Brezhnev Doctrine'}")
-    if f"red_scare:{side}:turn" in effects and value > 1:
+    if E.RED_SCARE[_SIDE[side]] in effects and value > 1:
         value -= 1
         reasons.append("−1 Red Scare/Purge")
     return value, reasons
@@ -64,11 +68,11 @@ def coup_modifiers(view: Mapping[str, Any], side: str, cid: str) -> tuple[int, l
     American Death Squads)."""
     effects = _effects(view)
     mod, reasons = 0, []
-    if "salt:turn" in effects:
+    if E.SALT_NEGOTIATIONS in effects:
         mod -= 1
         reasons.append("−1 SALT Negotiations")
     if cid in LATIN_AMERICA:
-        squads = int(f"death_squads:{side}:turn" in effects) - int(f"death_squads:{other(side)}:turn" in effects)
+        squads = int(E.DEATH_SQUADS[_SIDE[side]] in effects) - int(E.DEATH_SQUADS[_SIDE[other(side)]] in effects)
         if squads:
             mod += squads
             reasons.append(f"{'+' if squads > 0 else '−'}1 Latin American Death Squads")
@@ -82,7 +86,7 @@ def coup_bonus(side: str, cid: str, card: str | None, effects: list[str]) -> tup
     if card == "the_china_card" and cid in ASIA:
         bonus += 1
         reasons.append("+1 China Card in Asia")
-    if side == "ussr" and cid in SOUTHEAST_ASIA and "vietnam_revolts:turn" in effects and card:
+    if side == "ussr" and cid in SOUTHEAST_ASIA and E.VIETNAM_REVOLTS in effects and card:
         bonus += 1
         reasons.append("+1 Vietnam Revolts")
     return bonus, reasons
@@ -102,7 +106,7 @@ def realign_modifier(view: Mapping[str, Any], side: str, cid: str) -> tuple[int,
     if cid in M.SUPERPOWER_NEIGHBOURS[side]:
         mod += 1
         reasons.append(f"+1 next to the {SIDE[side]}" if side == "us" else "+1 next to the USSR")
-    if side == "us" and "iran_contra:turn" in _effects(view):
+    if side == "us" and E.IRAN_CONTRA in _effects(view):
         mod -= 1
         reasons.append("−1 Iran-Contra Scandal")
     return mod, reasons

@@ -174,7 +174,7 @@ def defcon_change(before: int, after: int) -> str:
 
 
 def effect_card(name: str) -> str:
-    """The card a lasting effect comes from, by name (``red_scare:us:turn`` -> Red Scare/Purge)."""
+    """The card a lasting effect comes from, by name (Red Scare/Purge for the US's)."""
     number = FX.CARD_OF.get(name)
     if number is None:
         for prefix, n in FX.CARD_OF.items():
@@ -194,9 +194,9 @@ def effect_words(name: str) -> str:
     base = effect_card(name)
     parts = name.split(":")
     extra = [p for p in parts[1:] if p and p != "turn"]
-    if name.startswith("scoring_ignore:"):
+    if name in FX.SCORING_IGNORE:
         return f"{base} (ignoring {country_name(parts[1])})"
-    if name.startswith("chernobyl:"):
+    if name in FX.CHERNOBYL:
         return f"{base} ({parts[1]})"
     sides = [SIDE[p] for p in extra if p in SIDE]
     return f"{base} ({', '.join(sides)})" if sides else base
