@@ -64,7 +64,7 @@ def test_the_scoring_panel_is_the_engines_scoring_of_the_board_shown():
         table = panels(table_view(GAME, state))
         for region in M.REGIONS:
             us, ussr, _ = B.score_region(state, region)
-            assert (table[region]["us"]["vp"], table[region]["ussr"]["vp"], table[region]["net"]) == (us, ussr, us - ussr)
+            assert (table[region]["us"][4], table[region]["ussr"][4], table[region]["net"]) == (us, ussr, us - ussr)
         net, winner = engine_final(state)
         assert table["final"]["wins"] == winner
         if winner is None:

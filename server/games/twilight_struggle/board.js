@@ -342,19 +342,22 @@
   var REGION_ORDER = ["Europe", "Middle East", "Asia", "Africa", "Central America", "South America"];
   function netText(net) { return net === 0 ? "even" : (net > 0 ? "US +" + net : "USSR +" + (-net)); }
   function netCell(net) { return h("td", { "class": "net " + (net > 0 ? "side-us" : net < 0 ? "side-ussr" : "muted"), text: netText(net) }); }
-  function sideCell(side, s, total, won) {
-    if (!s || !s.n) { return h("td", { "class": "muted", text: "\u2013" }); }
+  // s: [tier, countries, battlegrounds, adjacent to the enemy superpower, VP] (html_board.panels);
+  // the controlled countries named from the view shown, for the cell's title
+  function sideCell(side, s, total, won, region, view) {
+    if (!s || !s[1]) { return h("td", { "class": "muted", text: "\u2013" }); }
     var parts = [];
-    var tier = won ? "Control (wins)" : (LEVEL[s.level] || "");
-    var bits = [String(s.n)];
-    if (s.bg.length) { bits.push(s.bg.length + "/" + total + " BG"); }
-    if (s.adj.length) { bits.push("+" + s.adj.length + " adj."); }
-    parts.push(h("b", { text: won ? "Ctrl: wins" : (LEVEL_SHORT[s.level] || "") }));
-    parts.push(" " + bits.join(" \u00b7 ") + (won ? "" : " = " + s.vp));
-    var names = s.bg.map(function (id) { return (TS.countries.filter(function (c) { return c[0] === id; })[0] || [id, id])[1]; });
-    return h("td", { "class": "side-" + side + "-cell", title: SIDE_NAME[side] + ": " + tier + ", " + s.n + " countries" +
-      (names.length ? "; battlegrounds: " + names.join(", ") : "") + (s.adj.length ? "; next to the enemy superpower: " + s.adj.join(", ").replace(/_/g, " ") : "") +
-      "; " + s.vp + " VP" }, parts);
+    var tier = won ? "Control (wins)" : (LEVEL[s[0]] || "");
+    var bits = [String(s[1])];
+    if (s[2]) { bits.push(s[2] + "/" + total + " BG"); }
+    if (s[3]) { bits.push("+" + s[3] + " adj."); }
+    parts.push(h("b", { text: won ? "Ctrl: wins" : (LEVEL_SHORT[s[0]] || "") }));
+    parts.push(" " + bits.join(" \u00b7 ") + (won ? "" : " = " + s[4]));
+    var control = view.control || {};
+    var names = TS.countries.filter(function (c) { return c[2] === region && control[c[0]] === side; })
+      .map(function (c) { return c[1] + (c[4] ? " (BG)" : ""); });
+    return h("td", { "class": "side-" + side + "-cell", title: SIDE_NAME[side] + ": " + tier + ", " + s[1] + " countries" +
+      (names.length ? ": " + names.join(", ") : "") + "; " + s[4] + " VP" }, parts);
   }
   function tsScoring(p, view) {
     var box = h("div", { "class": "ts-scoring", id: "ts-scoring" });
@@ -373,7 +376,8 @@
       var label = name + (r.ignored ? " (Shuttle Diplomacy: " + r.ignored.join(", ").replace(/_/g, " ") + " left out)" : "");
       table.appendChild(h("tr", { "data-region": name, "data-net": String(r.net), "data-wins": r.wins || "" }, [
         h("td", { "class": "rg", text: label }),
-        sideCell("ussr", r.ussr, r.bgs, r.wins === "ussr"), sideCell("us", r.us, r.bgs, r.wins === "us"),
+        sideCell("ussr", r.ussr, r.bgs, r.wins === "ussr", name, view),
+        sideCell("us", r.us, r.bgs, r.wins === "us", name, view),
         r.wins ? h("td", { "class": "net side-" + r.wins, text: SIDE_NAME[r.wins] + " wins" }) : netCell(r.net)]));
     });
     if (p.sea && !f.done) {

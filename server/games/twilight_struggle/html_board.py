@@ -152,16 +152,17 @@ def table_view(game: Any, state: Any) -> dict[str, Any]:
     return table
 
 
-def _side_panel(score: SV.SideScore) -> dict[str, Any]:
-    return {"level": score.level, "n": len(score.countries), "bg": list(score.battlegrounds),
-            "adj": list(score.adjacent), "vp": score.vp}
+def _side_panel(score: SV.SideScore) -> list[Any]:
+    """``[tier, countries, battlegrounds, adjacent to the enemy superpower, VP]`` (counts; the
+    page names the countries from the view it shows: a short list per frame)."""
+    return [score.level, len(score.countries), len(score.battlegrounds), len(score.adjacent), score.vp]
 
 
 def panels(view: Mapping[str, Any]) -> dict[str, Any]:
     """The scoring panel of a frame (``HtmlBoard.panels``), from the view it shows (a seat's or
     the table's: the board is public, so every seat's panel is the same): each region as
-    scoring it now would go (:mod:`.scoring_view`: the tier, controlled countries, battlegrounds
-    and countries next to the enemy superpower of each side, the VP and the net, Europe's
+    scoring it now would go (:mod:`.scoring_view`: per side ``[tier, countries, battlegrounds,
+    countries next to the enemy superpower, VP]``, the battlegrounds in play, the net, Europe's
     automatic win), Southeast Asia Scoring's VP while its card is in play, and final scoring
     (the six regions and The China Card's VP, and the VP track it would leave). ``final.done``:
     the game is over at the end of the last turn (the page shows the final scoring itself)."""
