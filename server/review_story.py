@@ -5,7 +5,7 @@ that ``--from N``, ``--step`` and ``j N`` can be used with what is read:
 
 .. code-block:: text
 
-    Turn 1 · Action round 1 · USSR
+    Turn 1 · Action round 1
        34  USSR plays Nuclear Test Ban (4) for Ops (influence).
        38  USSR places influence in Lebanon (+1), Egypt (+2) and Iran (+1); USSR now controls
            Lebanon and Egypt.

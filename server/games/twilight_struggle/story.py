@@ -1,8 +1,9 @@
 """Twilight Struggle told as a club player would write it (``GameSpec.story``; the contract is
 :mod:`standoff.server.story`): "USSR plays Fidel (2) as Event: removes all US influence from
 Cuba, adds 3 USSR influence to Cuba; USSR now controls Cuba." Chapters as the rulebook names the
-parts of a turn: "Setup", "Turn 3 · Headline", "Turn 3 · Action round 2 · USSR", "Turn 3 · End
-of turn", "Final scoring".
+parts of a turn (viewer44.md): "Setup", "Turn 3 · Headline", "Turn 3 · Action round 2" (the
+USSR's round, then the US's: each begins with its side's play), "Turn 3 · End of turn", "Final
+scoring".
 
 The teller reads only what its reader saw: the views before and after each decision and the
 history entries numbered with it (a seat's own, with the other side's secrets redacted as
@@ -124,9 +125,8 @@ class TSStoryTeller(Handlers):
         turn, ar, step = view.get("turn") or 1, view.get("action_round") or 0, view.get("step")
         if step == "space_discard":
             return ("eot", turn), f"Turn {turn} · End of turn"
-        if ar > 0:
-            phasing = view.get("phasing")
-            return ("ar", turn, ar, phasing), f"Turn {turn} · Action round {ar} · {side_name(phasing)}"
+        if ar > 0:  # both sides' rounds (each half begins with its side's play: "USSR plays...")
+            return ("ar", turn, ar), f"Turn {turn} · Action round {ar}"
         if turn == 1 and step in ("deal", "setup_place", "bid"):
             return ("setup",), "Setup"
         return ("headline", turn), f"Turn {turn} · Headline"
