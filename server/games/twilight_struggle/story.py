@@ -67,13 +67,15 @@ class TSStoryTeller(Handlers):
         items: list[Chapter | StoryLine] = [Chapter(title)]
         if key[0] == "setup":
             rules = view.get("rules") or {}
+            holder = (view.get("china_card") or {}).get("holder")
+            china = (f"The {side_name(holder)} holds The China Card" if holder
+                     else "The China Card is out of play until the USSR claims it (Chinese Civil War)")
             extra = ""
             if rules.get("bid_side"):
                 extra = f"; the {SIDE.get(rules['bid_side'], rules['bid_side'])} then bids {rules['bid']} influence"
             items.append(StoryLine(
                 f"Twilight Struggle, {rules.get('ruleset') or 'deluxe'} rules, {self.end_turn} turns: the USSR places "
-                f"6 influence in Eastern Europe, then the US 7 in Western Europe{extra}. The USSR holds The China Card.",
-                "setup"))
+                f"6 influence in Eastern Europe, then the US 7 in Western Europe{extra}. {china}.", "setup"))
         else:
             china = (view.get("china_card") or {}).get("holder")
             items.append(StoryLine(
