@@ -452,7 +452,11 @@ def build_parser(*, run_commands: AddCommands | None = None,
     rep.add_argument("--from", dest="start", type=int, default=1, metavar="N", help="start at decision N")
     rep.add_argument("--step", action="store_true",
                      help="step interactively on a terminal (Enter/n next, b back, j N jump, q quit)")
-    rep.add_argument("--quiet", action="store_true", help="one line per decision, no boards")
+    rep.add_argument("--quiet", action="store_true",
+                     help="no boards: the story alone (with --keys: one line per decision)")
+    rep.add_argument("--keys", action="store_true",
+                     help="every decision's key, its board and options, instead of the story (a game "
+                          "without a story always prints these)")
     rep.add_argument("--position", type=int, default=None, metavar="N",
                      help="print the position (docs/positions.md) at decision N instead, as JSON")
     rep.add_argument("--notation", action="store_true",

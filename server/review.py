@@ -1,6 +1,6 @@
 """Reviewing a recorded match: per-seat and omniscient replays, text boards, interactive stepping.
 
-``standoff replay RECORD [--as ROLE | --omniscient] [--from N] [--step] [--quiet]`` runs
+``standoff replay RECORD [--as ROLE | --omniscient] [--from N] [--step] [--quiet] [--keys]`` runs
 :func:`run_replay`. Everything here is built on :func:`review`, one pass over the record that
 yields a :class:`Frame` per decision:
 
@@ -44,9 +44,10 @@ from typing import Any, TextIO
 from .specs import GameSpec
 from .boards import WIDTH, generic_board
 from .core.game import CHANCE, Game, Outcome, RulesError
-from .core.record import Record, ReplayError, replay_steps, start_state
+from .core.record import Record, ReplayError, replay, replay_steps, start_state
 from .plugins import PluginError, find_game_spec, game_spec
-from .story import history_base
+from .review_story import story_lines, story_of, story_so_far
+from .story import Story, history_base
 
 __all__ = [
     "HISTORY_CAP",
@@ -474,12 +475,19 @@ def replay_lines(
     as_role: str | None = None,
     start: int = 1,
     quiet: bool = False,
+    story: bool = False,
 ) -> Iterator[str]:
     """The replay as text, one line (or block) at a time: a title, then one ``[N] role step ->
     key`` line per decision from ``start`` on (each of the viewer's own decisions followed by
     the board it saw, the prompt and the options, unless ``quiet``), the final board and the
-    outcome. Per seat (``as_role``) everything comes from that seat's views."""
+    outcome. With ``story`` (``standoff replay`` without ``--keys``), for a game with a teller:
+    the match told as a story instead of the keys (chapters, sentences numbered by decision,
+    :mod:`.review_story`). Per seat (``as_role``) everything comes from that seat's views."""
     check_start(record, start)
+    told = story_of(game, record, as_role) if story else None
+    if told is not None:
+        yield from _story_replay(game, record, told, as_role=as_role, start=start, quiet=quiet)
+        return
     result = review(game, record, as_role=as_role, boards=not quiet)
     yield from _title(result)
     if start > 1:
@@ -490,6 +498,21 @@ def replay_lines(
     if not quiet:
         yield "final position:"
         yield _indent(_final_board(result))
+    yield from outcome_lines(result)
+
+
+def _story_replay(game: Game, record: Record, story: Story, *, as_role: str | None, start: int,
+                  quiet: bool) -> Iterator[str]:
+    result = review(game, record, as_role=as_role, boards=False)
+    yield from _title(result)
+    if start > 1:
+        yield f"(the story from decision {start} on)"
+    yield ""
+    yield from story_lines(story, start=start)
+    yield ""
+    if not quiet:
+        yield "final position:"
+        yield _indent(_final_board(result) if as_role is not None else render_state(game, replay(game, record)))
     yield from outcome_lines(result)
 
 
@@ -508,17 +531,22 @@ def _final_board(result: Review) -> str:
 HELP = "[Enter/n] next  [b] back  [j N] jump to decision N  [q] quit"
 
 
-def screen(result: Review, position: int) -> str:
-    """The text shown at ``position``: 0-based frame index, or ``len(frames)`` for the end."""
+def screen(result: Review, position: int, story: Story | None = None) -> str:
+    """The text shown at ``position``: 0-based frame index, or ``len(frames)`` for the end.
+    With the match's ``story``: its last lines told so far under the board."""
     total = len(result.frames)
     who = "omniscient" if result.as_role is None else f"as {result.as_role}"
     if position >= total:
         lines = [f"== end of the record ({total} decisions) - {who} ==", _indent(result.final_board, "  ")]
+        if story is not None:
+            lines += ["story, the end:", *story_so_far(story, 1 << 62)]
         lines += outcome_lines(result)
         return "\n".join(lines)
     frame = result.frames[position]
     lines = [f"== decision {frame.number} of {total}: {frame.role} {frame.step} - {who} =="]
     lines.append(_indent(frame.board, "  "))
+    if story is not None:
+        lines += ["story so far:", *story_so_far(story, frame.number)]
     if frame.own and not frame.chance:
         if frame.prompt:
             lines.append(f"  prompt: {frame.prompt}")
@@ -566,14 +594,17 @@ def interactive(
     *,
     input: Callable[[str], str] | Iterable[str] | None = None,  # noqa: A002 - mirrors builtins
     output: TextIO | None = None,
+    story: bool = False,
 ) -> int:
     """Step through ``record`` one decision at a time: Enter or ``n`` next, ``b`` back, ``j N``
     (or just ``N``) jump to decision N, ``q`` quit. ``input``: ``None`` (the terminal), a
-    ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits.
-    Returns 0; Ctrl-C raises :class:`KeyboardInterrupt` (the command's one line, exit 130)."""
+    ``prompt -> line`` callable, or an iterable of lines (tests); the end of input quits. With
+    ``story``, each screen ends with the story told so far (a game with a teller). Returns 0;
+    Ctrl-C raises :class:`KeyboardInterrupt` (the command's one line, exit 130)."""
     out = output if output is not None else sys.stdout
     check_start(record, start)
     result = review(game, record, as_role=as_role)
+    told = story_of(game, record, as_role) if story else None
     total = len(result.frames)
     numbers = {frame.number: i for i, frame in enumerate(result.frames)}
     position = numbers.get(start, 0)
@@ -582,7 +613,7 @@ def interactive(
     title = "\n".join(_title(result)) + "\n"
     message = HELP
     while True:
-        out.write(clear + title + screen(result, position) + "\n")
+        out.write(clear + title + screen(result, position, told) + "\n")
         if message:
             out.write(message + "\n")
         message = ""
@@ -655,7 +686,7 @@ def position_text(game: Game, record: Record, number: int, *, notation: bool = F
 
 def run_replay(args: Any, *, stdout: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """``standoff replay``: ``args`` has ``record``, ``as_role``, ``omniscient``, ``start``,
-    ``step`` and ``quiet`` (missing ones take their defaults). Without ``--as`` the replay is
+    ``step``, ``quiet`` and ``keys`` (missing ones take their defaults). Without ``--as`` the replay is
     omniscient. ``--step`` steps interactively when stdin and stdout are terminals, and prints
     the plain replay otherwise."""
     out = stdout if stdout is not None else sys.stdout
@@ -673,10 +704,12 @@ def run_replay(args: Any, *, stdout: TextIO | None = None, stdin: TextIO | None 
         out.write(position_text(game, record, args.position, notation=bool(getattr(args, "notation", False))))
         return 0
     check_start(record, start)
+    keys = bool(getattr(args, "keys", False))
     if getattr(args, "step", False):
         if inp.isatty() and out.isatty():
-            return interactive(game, record, as_role, start, output=out)
+            return interactive(game, record, as_role, start, output=out, story=not keys)
         print("standoff: note: --step needs a terminal; printing the replay instead", file=sys.stderr)
-    for line in replay_lines(game, record, as_role=as_role, start=start, quiet=bool(getattr(args, "quiet", False))):
+    for line in replay_lines(game, record, as_role=as_role, start=start, quiet=bool(getattr(args, "quiet", False)),
+                             story=not keys):
         out.write(line + "\n")
     return 0

@@ -279,7 +279,8 @@ def test_interactive_with_a_prompt_function(records):
 
 
 def args(path, **extra) -> argparse.Namespace:
-    values = dict(record=str(path), as_role=None, omniscient=False, start=1, step=False, quiet=False)
+    # keys: the decisions' keys, boards and options (a game with a story prints that without --keys)
+    values = dict(record=str(path), as_role=None, omniscient=False, start=1, step=False, quiet=False, keys=True)
     values.update(extra)
     return argparse.Namespace(**values)
 

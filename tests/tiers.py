@@ -54,6 +54,7 @@ MARKS = {
     "tests/tournaments/test_viewer_frame.py::test_the_frame_fits_navigates_and_nothing_overflows": ("browser", "slow"),
     "tests/schotten_totten/test_panels.py::test_the_page_names_formations_where_the_cards_lie_and_proves_claims_on_hover": (
         "browser", "slow"),
+    "tests/twilight_struggle/test_ts_panels.py::test_the_panel_and_card_text_in_headless_chromium": ("browser", "slow"),
 }
 
 #: Slow tests by module (every parametrization of each).
@@ -365,6 +366,9 @@ SLOW = {
     ],
     "tests/tournaments/test_verify.py": [
         "test_an_edited_result_line_is_refused_by_verify_ratings_report_and_resume",
+    ],
+    "tests/twilight_struggle/test_ts_story.py": [
+        "test_many_matches_told_for_every_viewer_cover_every_card",
     ],
     "tests/twilight_struggle/test_card_audit.py": [
         "test_every_card_has_an_event_and_a_proving_test_and_the_table_is_current",

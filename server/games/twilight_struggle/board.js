@@ -26,8 +26,7 @@
   function tsCard(id, extra) {
     var c = TS.cards[id] || [id, "?", "neutral", 0, 0, 0];
     var cls = "tscard " + (id === "the_china_card" ? "china" : c[5] ? "scoring" : c[2]) + (extra ? " " + extra : "");
-    var title = c[0] + (c[5] ? " (scoring card)" : " (" + c[1] + " Ops, " + SIDE_NAME[c[2]] + " event)") +
-      (c[3] ? ", removed after its event" : "") + (c[4] ? ", lasting effect" : "");
+    var title = tsCardText(id);
     return h("span", { "class": cls, "data-card": id, title: title }, [
       h("span", { "class": "ops", text: c[5] ? "S" : String(c[1]) }),
       h("span", { "class": "nm" + (c[4] ? " ul" : ""), text: c[0] }),
@@ -53,7 +52,9 @@
       return p.replace(/_/g, " ");
     });
     var text = (card ? cardName(card) : name) + (details.length ? " (" + details.join(", ") + ")" : "");
-    return h("span", { "class": "badge" + (side ? " " + side : ""), "data-effect": name, title: name, text: text });
+    var attrs = { "class": "badge" + (side ? " " + side : ""), "data-effect": name, title: card ? tsCardText(card) : name, text: text };
+    if (card) { attrs["data-card"] = card; }
+    return h("span", attrs);
   }
   function controlOf(stab, us, ussr) {
     if (us - ussr >= stab) { return "us"; }
@@ -302,6 +303,116 @@
       }
     });
     box.appendChild(hands);
+    box.appendChild(tsScoring(ctx.panels, view));
+    tsTipInstall();
     return box;
   }
   BOARD = tsBoard;
+
+  // -- card text on hover (issue 44) --------------------------------------------------------------
+  // Every card drawn on the page (hands, piles, headline, the China Card, the last action, the
+  // lasting effects' badges) carries data-card; its text comes from #board-data's cards and texts
+  // (name, Ops, side, period, the reference's summary of the event): a title for any browser, and one
+  // floating box (#ts-tip) that shows it at once.
+  var PERIOD_NAME = { early: "Early War", mid: "Mid War", late: "Late War" };
+  function tsCardText(id) {
+    var c = TS.cards[id];
+    if (!c) { return id; }
+    var t = (TS.texts || {})[id] || [];
+    var head = c[0] + (c[5] ? " \u2014 scoring card" : " \u2014 " + c[1] + (c[1] === 1 ? " Op, " : " Ops, ") + (c[2] === "neutral" ? "neutral" : SIDE_NAME[c[2]]) + " event") +
+      (t[0] ? ", " + (PERIOD_NAME[t[0]] || t[0]) : "") + (c[3] ? ", removed after its event" : "") + (c[4] ? ", lasting effect" : "");
+    return t[1] ? head + "\n" + t[1] : head;
+  }
+  var tsTipReady = false;
+  function tsTipInstall() {
+    if (tsTipReady) { return; }
+    tsTipReady = true;
+    var tip = h("div", { id: "ts-tip", "class": "ts-tip", role: "tooltip", hidden: "" });
+    document.body.appendChild(tip);
+    function find(el) {
+      while (el && el !== document.body) {
+        if (el.getAttribute && el.getAttribute("data-card") && el.getAttribute("data-card") !== "?") { return el; }
+        el = el.parentNode;
+      }
+      return null;
+    }
+    document.addEventListener("mouseover", function (ev) {
+      var el = find(ev.target);
+      if (!el || !TS.cards[el.getAttribute("data-card")]) { tip.setAttribute("hidden", ""); return; }
+      var c = TS.cards[el.getAttribute("data-card")];
+      var lines = tsCardText(el.getAttribute("data-card")).split("\n");
+      tip.textContent = "";
+      tip.appendChild(h("div", { "class": "tip-head " + (c[5] ? "scoring" : c[2]), text: lines[0] }));
+      if (lines[1]) { tip.appendChild(h("div", { text: lines[1] })); }
+      tip.setAttribute("data-card", el.getAttribute("data-card"));
+      tip.removeAttribute("hidden");
+      var r = el.getBoundingClientRect();
+      var x = Math.max(4, Math.min(window.innerWidth - tip.offsetWidth - 4, r.left));
+      var y = r.bottom + 4 + tip.offsetHeight > window.innerHeight ? r.top - tip.offsetHeight - 4 : r.bottom + 4;
+      tip.style.left = x + "px";
+      tip.style.top = Math.max(4, y) + "px";
+    });
+  }
+
+  // -- region scoring panel (issue 44) -----------------------------------------------------------
+  // ctx.panels (HtmlBoard.panels, html_board.panels(view)): each region as scoring it now would
+  // go, Southeast Asia Scoring's VP while its card is in play, and final scoring (the sum, the
+  // China Card, the VP track it would leave); at the end of a game that reached final scoring,
+  // that scoring itself. The DOM: #ts-scoring[data-final-net][data-done] tr[data-region][data-net].
+  var LEVEL = { presence: "Presence", domination: "Domination", control: "Control" };
+  var LEVEL_SHORT = { presence: "Pres.", domination: "Dom.", control: "Ctrl" };
+  var REGION_ORDER = ["Europe", "Middle East", "Asia", "Africa", "Central America", "South America"];
+  function netText(net) { return net === 0 ? "even" : (net > 0 ? "US +" + net : "USSR +" + (-net)); }
+  function netCell(net) { return h("td", { "class": "net " + (net > 0 ? "side-us" : net < 0 ? "side-ussr" : "muted"), text: netText(net) }); }
+  // s: [tier, countries, battlegrounds, adjacent to the enemy superpower, VP] (html_board.panels);
+  // the controlled countries named from the view shown, for the cell's title
+  function sideCell(side, s, total, won, region, view) {
+    if (!s || !s[1]) { return h("td", { "class": "muted", text: "\u2013" }); }
+    var parts = [];
+    var tier = won ? "Control (wins)" : (LEVEL[s[0]] || "");
+    var bits = [String(s[1])];
+    if (s[2]) { bits.push(s[2] + "/" + total + " BG"); }
+    if (s[3]) { bits.push("+" + s[3] + " adj."); }
+    parts.push(h("b", { text: won ? "Ctrl: wins" : (LEVEL_SHORT[s[0]] || "") }));
+    parts.push(" " + bits.join(" \u00b7 ") + (won ? "" : " = " + s[4]));
+    var control = view.control || {};
+    var names = TS.countries.filter(function (c) { return c[2] === region && control[c[0]] === side; })
+      .map(function (c) { return c[1] + (c[4] ? " (BG)" : ""); });
+    return h("td", { "class": "side-" + side + "-cell", title: SIDE_NAME[side] + ": " + tier + ", " + s[1] + " countries" +
+      (names.length ? ": " + names.join(", ") : "") + "; " + s[4] + " VP" }, parts);
+  }
+  function tsScoring(p, view) {
+    var box = h("div", { "class": "ts-scoring", id: "ts-scoring" });
+    if (!p) { return box; }
+    var f = p.final || {};
+    box.setAttribute("data-final-net", String(f.net));
+    box.setAttribute("data-done", f.done ? "1" : "0");
+    var table = h("table", { "class": "ts-score" });
+    var legend = " (tier \u00b7 countries \u00b7 battlegrounds = VP)";
+    table.appendChild(h("tr", null, [h("th", { text: f.done ? "Final scoring" : "Scoring now" }),
+      h("th", { "class": "side-ussr", title: "USSR" + legend, text: "USSR" }),
+      h("th", { "class": "side-us", title: "US" + legend, text: "US" }), h("th", { text: "VP" })]));
+    REGION_ORDER.forEach(function (name) {
+      var r = p[name];
+      if (!r) { return; }
+      var label = name + (r.ignored ? " (Shuttle Diplomacy: " + r.ignored.join(", ").replace(/_/g, " ") + " left out)" : "");
+      table.appendChild(h("tr", { "data-region": name, "data-net": String(r.net), "data-wins": r.wins || "" }, [
+        h("td", { "class": "rg", text: label }),
+        sideCell("ussr", r.ussr, r.bgs, r.wins === "ussr", name, view),
+        sideCell("us", r.us, r.bgs, r.wins === "us", name, view),
+        r.wins ? h("td", { "class": "net side-" + r.wins, text: SIDE_NAME[r.wins] + " wins" }) : netCell(r.net)]));
+    });
+    if (p.sea && !f.done) {
+      table.appendChild(h("tr", { "data-region": "Southeast Asia", "data-net": String(p.sea.net), "class": "sea" }, [
+        h("td", { "class": "rg", text: "Southeast Asia (its card)" }),
+        h("td", { text: String(p.sea.ussr) }), h("td", { text: String(p.sea.us) }), netCell(p.sea.net)]));
+    }
+    var china = f.china ? "China Card " + SIDE_NAME[f.china] + " +1" : "no China Card VP";
+    table.appendChild(h("tr", { "class": "total", "data-region": "final", "data-net": String(f.net), "data-wins": f.wins || "" }, [
+      h("td", { "class": "rg", text: f.done ? "Total (with the China Card)" : "At final scoring" }),
+      h("td", { colspan: "2", text: f.wins ? SIDE_NAME[f.wins] + " controls Europe: wins" :
+        china + " \u00b7 VP track then: " + netText(f.vp) }),
+      f.wins ? h("td", { "class": "net side-" + f.wins, text: SIDE_NAME[f.wins] + " wins" }) : netCell(f.net)]));
+    box.appendChild(table);
+    return box;
+  }

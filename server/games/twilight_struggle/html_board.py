@@ -21,14 +21,17 @@ at its left (``WRAPPED``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from ... import boards
 from . import card_data as CD
 from . import effects as FX
 from . import map_data as M
+from . import scoring_view as SV
 
-__all__ = ["BOX_H", "BOX_W", "HEIGHT", "POSITIONS", "REGION_COLOURS", "SPACES", "WIDTH", "WRAPPED", "edges", "html_board", "layout", "table_view"]
+__all__ = ["BOX_H", "BOX_W", "HEIGHT", "POSITIONS", "REGION_COLOURS", "SPACES", "WIDTH", "WRAPPED", "edges", "html_board",
+           "layout", "panels", "table_view"]
 
 WIDTH, HEIGHT = 1300, 815
 BOX_W, BOX_H = 68, 36
@@ -106,8 +109,9 @@ def layout() -> dict[str, Any]:
     """What the page's script needs to draw the board (JSON-ready, the same every call):
     ``countries`` ``[id, label, region, stability, battleground, x, y, fill, flags]`` (flags: ``w``
     western Europe, ``e`` eastern, ``s`` Southeast Asia), ``spaces``, ``edges`` ``[a, b, wrapped]``,
-    ``regions`` (colours), ``cards`` ``id -> [name, ops, side, starred, underlined, scoring]``
-    and ``effects`` (effect name or prefix -> card id)."""
+    ``regions`` (colours), ``cards`` ``id -> [name, ops, side, starred, underlined, scoring]``,
+    ``texts`` ``id -> [period, summary]`` (the summary: the reference's paraphrase of the event,
+    the card's text on hover) and ``effects`` (effect name or prefix -> card id)."""
     countries = []
     for c in M.COUNTRIES:
         x, y = POSITIONS[c.id]
@@ -127,6 +131,7 @@ def layout() -> dict[str, Any]:
         "edges": [[a, b, int(frozenset((a, b)) in WRAPPED)] for a, b in edges()],
         "regions": dict(REGION_COLOURS),
         "cards": cards,
+        "texts": {c.id: [c.period, c.summary] for c in CD.CARDS},
         "effects": {name: CD.CARD_BY_NUMBER[number].id for name, number in sorted(FX.CARD_OF.items())},
     }
 
@@ -147,6 +152,45 @@ def table_view(game: Any, state: Any) -> dict[str, Any]:
     return table
 
 
+def _side_panel(score: SV.SideScore) -> list[Any]:
+    """``[tier, countries, battlegrounds, adjacent to the enemy superpower, VP]`` (counts; the
+    page names the countries from the view it shows: a short list per frame)."""
+    return [score.level, len(score.countries), len(score.battlegrounds), len(score.adjacent), score.vp]
+
+
+def panels(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The scoring panel of a frame (``HtmlBoard.panels``), from the view it shows (a seat's or
+    the table's: the board is public, so every seat's panel is the same): each region as
+    scoring it now would go (:mod:`.scoring_view`: per side ``[tier, countries, battlegrounds,
+    countries next to the enemy superpower, VP]``, the battlegrounds in play, the net, Europe's
+    automatic win), Southeast Asia Scoring's VP while its card is in play, and final scoring
+    (the six regions and The China Card's VP, and the VP track it would leave). ``final.done``:
+    the game is over at the end of the last turn (the page shows the final scoring itself)."""
+    influence = view.get("influence") or {}
+    effects = list(view.get("effects") or [])
+    out: dict[str, Any] = {}
+    for region in M.REGIONS:
+        score = SV.score_region(influence, region, effects)
+        entry = {"ussr": _side_panel(score.ussr), "us": _side_panel(score.us), "bgs": score.battlegrounds,
+                 "net": score.net}
+        if score.europe_winner:
+            entry["wins"] = score.europe_winner
+        if score.ignored:
+            entry["ignored"] = list(score.ignored)
+        out[region] = entry
+    if "southeast_asia_scoring" not in (view.get("removed") or []):
+        us, ussr, _ = SV.southeast_asia(influence)
+        out["sea"] = {"us": us, "ussr": ussr, "net": us - ussr}
+    final = SV.final_scoring(view)
+    end_turn = int((view.get("rules") or {}).get("end_turn") or 10)
+    vp = int(view.get("vp") or 0)
+    done = (view.get("step") is None and int(view.get("turn") or 0) >= end_turn and int(view.get("defcon") or 5) > 1
+            and not any(m for m in (view.get("military_ops") or {}).values()))
+    out["final"] = {"net": final.net, "china": final.china, "wins": final.europe_winner,
+                    "vp": vp if done else vp + final.net, "done": done}
+    return out
+
+
 @functools.cache
 def html_board(game: Any) -> boards.HtmlBoard:
     """The game's :class:`~standoff.server.boards.HtmlBoard` (its files read once a process):
@@ -160,4 +204,5 @@ def html_board(game: Any) -> boards.HtmlBoard:
         data=layout,
         table=functools.partial(table_view, game),
         wide=True,
+        panels=panels,
     )

@@ -55,6 +55,13 @@ def notation() -> Notation:
     return Notation(write=text.write, parse=text.parse, recognizes=text.recognizes)
 
 
+def story() -> Any:
+    """A new teller of one match's story (:mod:`.story`)."""
+    from .story import TSStoryTeller
+
+    return TSStoryTeller()
+
+
 def game_spec(distribution: str) -> GameSpec:
     """The spec the registry enters for the game, credited to ``distribution``."""
     from ...specs import GameSpec  # the registry's (not pure: kept out of the engine's imports)
@@ -73,5 +80,6 @@ def game_spec(distribution: str) -> GameSpec:
         positions=positions(),
         forward_model=forward_model(),
         rules_links=RULES_LINKS,
+        story=story,
         distribution=distribution,
     )
