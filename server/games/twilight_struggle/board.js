@@ -381,12 +381,20 @@
     return h("td", { "class": "side-" + side + "-cell", title: SIDE_NAME[side] + ": " + tier + ", " + s[1] + " countries" +
       (names.length ? ": " + names.join(", ") : "") + "; " + s[4] + " VP" }, parts);
   }
+  // The panel sits beside the log, folded to its one-line summary (the map keeps the height it
+  // needs at 1366x768); opened at the final scoring, and a reader's fold or unfold is kept from
+  // frame to frame.
+  var scoringOpen = null;
   function tsScoring(p, view) {
-    var box = h("div", { "class": "ts-scoring", id: "ts-scoring" });
+    var box = h("details", { "class": "ts-scoring", id: "ts-scoring", "data-pane": "side" });
     if (!p) { return box; }
     var f = p.final || {};
     box.setAttribute("data-final-net", String(f.net));
     box.setAttribute("data-done", f.done ? "1" : "0");
+    if (scoringOpen === null ? f.done : scoringOpen) { box.setAttribute("open", ""); }
+    box.addEventListener("toggle", function () { scoringOpen = box.open; });
+    box.appendChild(h("summary", { text: (f.done ? "Final scoring: " : "Region scoring \u00b7 at final scoring now: ") +
+      (f.wins ? SIDE_NAME[f.wins] + " wins (Europe)" : netText(f.net)) }));
     var table = h("table", { "class": "ts-score" });
     var legend = " (tier \u00b7 countries \u00b7 battlegrounds = VP)";
     table.appendChild(h("tr", null, [h("th", { text: f.done ? "Final scoring" : "Scoring now" }),
