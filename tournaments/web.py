@@ -49,7 +49,7 @@ from .web_live import Changes, LiveBoard
 from .web_pages import finished_page, front_page, front_sections, live_page, message_page
 from .web_sources import WITHHELD, PageError, RunSource, ServerSource, Unavailable
 
-__all__ = ["make_app", "run_beside", "server_beside"]
+__all__ = ["make_app", "referee_beside", "run_beside", "server_beside"]
 
 #: Seconds between two looks at a match's record when nothing woke the stream (a tournament's
 #: workers tell nobody: their records are read), and at the front page's data.
@@ -328,7 +328,12 @@ def server_beside(args: argparse.Namespace) -> Any:
     address is bound now (one line if it cannot be)."""
     if not getattr(args, "http", None):
         return None
-    sock = bind_http(args.http)
+    return referee_beside(bind_http(args.http))
+
+
+def referee_beside(sock: Any) -> Any:
+    """The task ``start_server(beside=...)`` starts: the web face of its referee on the bound
+    ``sock``; its ``url`` attribute says where."""
 
     async def beside(referee: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         changes = Changes()
@@ -342,6 +347,7 @@ def server_beside(args: argparse.Namespace) -> Any:
         finally:
             referee.observers.remove(changes.bump)
 
+    beside.url = url_of(sock)  # type: ignore[attr-defined]
     return beside
 
 
@@ -367,4 +373,5 @@ def run_beside(address: str) -> Any:
             if referee is not None:
                 referee.observers.remove(changes.bump)
 
+    beside.url = url_of(sock)  # type: ignore[attr-defined]
     return beside

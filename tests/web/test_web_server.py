@@ -1,0 +1,156 @@
+"""The web face of a running ``standoff serve`` (``--http``), over real loopback sockets: its JSON
+API and pages, the live board of a match in play, the standings as matches end, bad input.
+The leak test is tests/web/test_web_leaks.py; the browser test tests/web/test_web_browser.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+
+import pytest
+from kits.web import PacedSeat, get, read_events, wait_until, web_server
+
+from standoff.server.cli_common import UsageError
+from standoff.tournaments.web_http import bind_http
+
+
+@pytest.fixture
+def served(tmp_path):
+    server, url = web_server(tmp_path)
+    yield server, url
+    server.stop()
+
+
+def _bots(standings: dict) -> dict:
+    return {row["bot"]: row for row in standings["standings"]}
+
+
+def test_finished_matches_standings_and_pages(served):
+    server, url = served
+    assert get(url + "api/standings").json() == {"kind": "server", "standings": []}
+    first = server.start_match(["greedy", "probability"], wait=True, seed=7).match_id
+    second = server.start_match(["probability", "greedy"], wait=True, seed=8).match_id
+    standings = _bots(get(url + "api/standings").json())
+    assert standings["greedy"]["played"] == 2 and standings["probability"]["played"] == 2
+    assert standings["greedy"]["wins"] + standings["greedy"]["draws"] + standings["greedy"]["losses"] == 2
+    # finished matches: newest first, a page at a time, with their seeds (they are over)
+    page = get(url + "api/matches", state="finished", limit="1").json()
+    assert [m["match_id"] for m in page["matches"]] == [second] and page["next_page_token"]
+    older = get(url + "api/matches", state="finished", limit="1", page_token=page["next_page_token"]).json()
+    assert [m["match_id"] for m in older["matches"]] == [first]
+    one = get(url + f"api/matches/{first}").json()
+    assert one["state"] == "finished" and one["seed"] == 7 and one["seats"] == {"p1": "greedy", "p2": "probability"}
+    assert one["result"]["termination"] and one["links"]["page"] == f"/matches/{first}"
+    assert get(url + "api/matches", state="playing").json() == {"matches": [], "next_page_token": ""}
+    # the pages: the front page lists both, a finished match is the report's viewer page
+    front = get(url).text
+    assert first in front and second in front and 'id="standings"' in front
+    page = get(url + f"matches/{first}")
+    assert page.status_code == 200
+    assert 'id="viewer"' in page.text and 'data-track="omniscient"' in page.text and 'data-track="p1"' in page.text
+    assert "seed 7" in page.text
+    listing = get(url + "matches").text
+    assert first in listing and second in listing
+
+
+def test_bad_requests_are_answered_in_json(served):
+    server, url = served
+    missing = get(url + "api/matches/no-such-match")
+    assert missing.status_code == 404 and missing.json() == {"error": "no match 'no-such-match'"}
+    assert get(url + "api/matches/no-such-match/live").status_code == 404
+    assert get(url + "api/matches/no-such-match/events").status_code == 404
+    assert get(url + "matches/no-such-match").status_code == 404
+    assert get(url + "api/nothing").status_code == 404 and "error" in get(url + "api/nothing").json()
+    assert get(url + "api/matches", state="bogus").status_code == 400
+    assert get(url + "api/matches", state="finished", limit="0").status_code == 400
+    bad = get(url + "api/matches", state="finished", page_token="not-a-token")
+    assert bad.status_code == 400 and "error" in bad.json()
+    assert get(url + "matches", page_token="not-a-token").status_code == 400
+
+
+def test_a_match_in_play_advances_live_and_standings_change_when_it_ends(served):
+    server, url = served
+    seat = PacedSeat(server, "slow")
+    match_id = server.start_match(["remote:slow", "greedy"]).match_id
+    seat.play(3)
+    seat.wait_for_decision()
+    playing = get(url + "api/matches", state="playing").json()["matches"]
+    assert [m["match_id"] for m in playing] == [match_id]
+    assert "seed" not in playing[0] and playing[0]["seats"] == {"p1": "remote:slow", "p2": "greedy"}
+    one = get(url + f"api/matches/{match_id}").json()
+    assert one["state"] == "playing" and "seed" not in one and one["links"]["events"].endswith("/events")
+    live = get(url + f"api/matches/{match_id}/live").json()
+    assert live["over"] is False and live["n"] >= 6 and live["pending"]["role"] == "p1"
+    assert live["view"]["flags"] and "hand" in live["view"]
+    page = get(url + f"matches/{match_id}").text  # the live page, not the record's
+    assert 'id="live-board"' in page and 'data-track="omniscient"' not in page
+    before = get(url + "api/standings").json()
+    assert "remote:slow" not in _bots(before)
+    # the event stream: the board now, then a newer board once the seat plays on
+    events, reader = read_events(url + f"api/matches/{match_id}/events", 2)
+    wait_until(lambda: events)
+    seat.play(2)
+    reader.join(30)
+    assert [name for name, _ in events] == ["view", "view"]
+    assert events[1][1]["n"] > events[0][1]["n"] >= live["n"]
+    # to the end: the stream says so, the standings count the match, its page is the report's
+    stream, reader = read_events(url + f"api/matches/{match_id}/events", 10_000)
+    wait_until(lambda: stream)
+    seat.finish()
+    reader.join(60)
+    assert stream and stream[-1][0] == "end" and stream[-1][1]["over"] is True
+    assert stream[-1][1]["outcome"]["termination"]
+    wait_until(lambda: not get(url + "api/matches", state="playing").json()["matches"])
+    after = _bots(get(url + "api/standings").json())
+    assert after["remote:slow"]["played"] == 1 and after["greedy"]["played"] == 1
+    assert 'data-track="omniscient"' in get(url + f"matches/{match_id}").text
+    assert get(url + f"api/matches/{match_id}/live").status_code == 409
+    seat.close()
+
+
+def test_the_front_pages_event_stream_says_when_something_changed(served):
+    server, url = served
+    events, reader = read_events(url + "api/events", 2)
+    wait_until(lambda: events)  # "hello": the stream is open
+    server.start_match(["greedy", "greedy"], wait=True, seed=3)
+    reader.join(30)
+    assert [name for name, _ in events] == ["hello", "change"]
+
+
+# -- --http: the address --------------------------------------------------------------------------
+
+
+def test_a_bad_address_or_a_port_in_use_is_one_clear_error():
+    for address, said in (("nonsense", "expected PORT or HOST:PORT"), ("127.0.0.1:99999", "not 0-65535"),
+                          ("no-such-host.invalid:8080", "cannot listen on host"), ("1.2.3.4.5:80", "cannot listen")):
+        with pytest.raises(UsageError, match=re.escape(said)):
+            bind_http(address)
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    with pytest.raises(UsageError, match="address in use"):
+        bind_http(f"127.0.0.1:{port}")
+    taken.close()
+    sock = bind_http("0")  # a port alone: loopback, the port the system picks
+    assert sock.getsockname()[0] == "127.0.0.1" and sock.getsockname()[1] > 0
+    sock.close()
+
+
+def test_serve_with_a_port_in_use_exits_2_with_one_line(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    run = subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "serve", "--address", "127.0.0.1:0",
+                          "--data-dir", str(tmp_path), "--http", f"127.0.0.1:{port}"],
+                         capture_output=True, text=True, timeout=60)
+    taken.close()
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().splitlines() == [
+        f"standoff: error: --http 127.0.0.1:{port}: cannot listen: address in use (something already listens "
+        "there: stop it or pick another port)"]
+    assert "Traceback" not in run.stderr and json.dumps(run.stdout) == '""'
