@@ -23,6 +23,14 @@ def web_server(data_dir: Path, **kwargs) -> tuple[ServerThread, str]:
     return server, beside.url
 
 
+def patient() -> dict:
+    """``start_match`` fields for a match whose remote seat the test holds mid-game as long as it
+    needs (ten minutes a decision; the default limit is 30 s)."""
+    from standoff.v1 import referee_pb2 as pb
+
+    return {"time_control": pb.TimeControl(max_per_decision_ms=600_000)}
+
+
 def get(url: str, **params) -> httpx.Response:
     return httpx.get(url, params=params or None, timeout=30)
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from kits.web import PacedSeat, get, read_events, wait_until, web_server
+from kits.web import PacedSeat, get, patient, read_events, wait_until, web_server
 
 from standoff.server.cli_common import UsageError
 from standoff.tournaments.web_http import bind_http
@@ -74,7 +74,7 @@ def test_bad_requests_are_answered_in_json(served):
 def test_a_match_in_play_advances_live_and_standings_change_when_it_ends(served):
     server, url = served
     seat = PacedSeat(server, "slow")
-    match_id = server.start_match(["remote:slow", "greedy"]).match_id
+    match_id = server.start_match(["remote:slow", "greedy"], **patient()).match_id
     seat.play(3)
     seat.wait_for_decision()
     playing = get(url + "api/matches", state="playing").json()["matches"]
