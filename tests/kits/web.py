@@ -60,8 +60,12 @@ def first_events(url: str, count: int, timeout: float = 30, into: list | None = 
 class PacedSeat:
     """A remote bot the test plays: it answers decisions only when told to (at random, seeded)."""
 
-    def __init__(self, server: ServerThread, name: str, seed: int = 0) -> None:
-        self.client = RawClient(server.address, server.tokens.mint_ephemeral(name))
+    def __init__(self, server: ServerThread | None, name: str, seed: int = 0, *, address: str = "",
+                 token: str = "") -> None:
+        """A seat of ``server`` as bot ``name``; or of the referee at ``address``, with ``token``."""
+        if server is not None:
+            address, token = server.address, server.tokens.mint_ephemeral(name)
+        self.client = RawClient(address, token)
         self.client.next("welcome")
         self.rng = random.Random(seed)
         self.answered = 0
