@@ -49,6 +49,8 @@ MARKS = {
     "tests/tournaments/test_html.py::test_ts_pages_in_headless_chromium": ("browser", "slow"),
     "tests/test_rl_plugin.py::test_openspiel_random_sim_test_on_a_plugin_game": ("openspiel",),
     "tests/tournaments/test_html.py::test_a_plugin_games_html_board_draws_its_pages": ("browser", "slow"),
+    "tests/web/test_web_browser.py::test_the_live_page_advances_and_the_standings_change_when_the_match_ends": (
+        "browser", "slow"),
 }
 
 #: Slow tests by module (every parametrization of each).
