@@ -32,6 +32,7 @@ NEEDS = {
 SLOW_MODULES = (
     "tests/test_node_bot.py",
     "tests/tournaments/test_ray_hosts.py",
+    "tests/web/test_web_browser.py",  # a live page in Chromium; tests/web/ keeps its quick tests elsewhere
 )
 
 #: Fixtures that are heavy set-ups, by module: a test using one gets these markers.
@@ -55,6 +56,13 @@ MARKS = {
 
 #: Slow tests by module (every parametrization of each).
 SLOW = {
+    "tests/web/test_web_run.py": [
+        "test_a_running_tournament_shows_its_matches_live_and_its_standings_change",
+        "test_a_paired_leg_is_withheld_while_its_twin_plays",
+        "test_tournament_with_a_port_in_use_exits_2_before_playing",
+    ],
+    "tests/web/test_web_server.py": ["test_serve_with_a_port_in_use_exits_2_with_one_line"],
+    "tests/web/test_web_leaks.py": ["test_twilight_struggle_in_play_leaks_nothing_over_http"],
     "tests/bots/test_bot_strength_bench.py": [
         "test_against_plays_the_same_games_on_both_trees",
         "test_twilight_struggle_pairings_and_bad_input",

@@ -73,15 +73,19 @@ class PacedSeat:
         self.pending = None  # a decision held back (wait_for_decision): the match waits on it
 
     def play(self, decisions: int, timeout: float = 60) -> int:
-        """Answer up to ``decisions`` of its decisions (fewer if the match ends); how many."""
+        """Answer up to ``decisions`` of its decisions (fewer if a match ends: :attr:`ended`);
+        how many."""
         done = 0
+        self.ended = False
         if self.pending is not None and decisions > 0:
             self.client.choose(self.pending, self.rng.randrange(len(self.pending.options)))
             self.pending, done = None, 1
             self.answered += 1
         while done < decisions and not self.ended:
             message = self.client.next(timeout=timeout)
-            assert message is not None, "the seat got nothing"
+            if message is None:  # the session ended (a tournament over)
+                self.ended = True
+                break
             kind = message.WhichOneof("body")
             if kind == "decision":
                 self.client.choose(message.decision, self.rng.randrange(len(message.decision.options)))
@@ -91,22 +95,26 @@ class PacedSeat:
                 self.ended = True
         return done
 
-    def wait_for_decision(self, timeout: float = 60):
+    def wait_for_decision(self, timeout: float = 60, *, next_match: bool = False):
         """The next decision asked, held back (:attr:`pending`: the match waits on it); None if
-        the match ended instead."""
+        the match ended instead (``next_match``: a decision of the bot's next match, None only
+        when its session ended)."""
         if self.pending is not None:
             return self.pending
         while True:
             message = self.client.next(timeout=timeout)
-            assert message is not None
+            if message is None:
+                return None
             if message.WhichOneof("body") == "decision":
                 self.pending = message.decision
                 return message.decision
             if message.WhichOneof("body") == "match_ended":
                 self.ended = True
-                return None
+                if not next_match:
+                    return None
 
     def finish(self) -> None:
+        """Play the current match to its end."""
         self.play(100_000)
 
     def close(self) -> None:
