@@ -24,6 +24,15 @@ def served(tmp_path):
     server.stop()
 
 
+@pytest.fixture(params=["in-process", "split"])
+def served_both(tmp_path, request):
+    """The server playing its matches in its process, and a split referee (matches hosted in a
+    worker process: the front writes the record lines the host sends)."""
+    server, url = web_server(tmp_path, match_workers=1 if request.param == "split" else 0)
+    yield server, url
+    server.stop()
+
+
 def _bots(standings: dict) -> dict:
     return {row["bot"]: row for row in standings["standings"]}
 
@@ -71,8 +80,8 @@ def test_bad_requests_are_answered_in_json(served):
     assert get(url + "matches", page_token="not-a-token").status_code == 400
 
 
-def test_a_match_in_play_advances_live_and_standings_change_when_it_ends(served):
-    server, url = served
+def test_a_match_in_play_advances_live_and_standings_change_when_it_ends(served_both):
+    server, url = served_both
     seat = PacedSeat(server, "slow")
     match_id = server.start_match(["remote:slow", "greedy"], **patient()).match_id
     seat.play(3)
