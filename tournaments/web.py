@@ -5,7 +5,8 @@ ladder`` (``--http ADDRESS``): read-only pages and a JSON API of the same data.
     /matches?page_token=T          finished matches, newest first, a page at a time
     /matches/ID                    a match in play: its live public board; a finished match: the
                                    report's page (every hand, every decision); 403 while withheld
-    /api/standings                 the standings (a server's GetStandings; a run's ratings now)
+    /api/standings?game=G          the standings (a server's GetStandings, of one game or all
+                                   added up; a run's ratings now)
     /api/matches?state=playing|finished&page_token=T&limit=N
     /api/matches/ID                one match (404 JSON if unknown)
     /api/matches/ID/live           a match in play as a spectator sees it (web_live.LiveBoard)
@@ -195,7 +196,7 @@ def _limit(request: Request) -> int | None:
 async def front(face: WebFace, request: Request) -> Response:
     source = face.source
     finished, token = source.finished("", FINISHED_PAGE)
-    sections = front_sections(source.standings(), source.playing(), finished, token)
+    sections = front_sections(source.tables(), source.playing(), finished, token)
     if request.query_params.get("sections"):
         return HTMLResponse(sections, headers={"Cache-Control": "no-store"})
     return HTMLResponse(front_page(source.title, sections), headers={"Cache-Control": "no-store"})
@@ -231,7 +232,7 @@ async def match_page(face: WebFace, request: Request) -> Response:
 
 
 async def api_standings(face: WebFace, request: Request) -> Response:
-    return _json(face.source.standings())
+    return _json(face.source.standings(request.query_params.get("game", "")[:200]))
 
 
 async def api_matches(face: WebFace, request: Request) -> Response:

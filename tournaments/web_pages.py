@@ -86,12 +86,14 @@ def _finished_table(finished: Sequence[Mapping[str, Any]], token: str) -> str:
             f'<th class="name">seats</th><th class="name">result</th></tr></thead><tbody>{rows}</tbody></table>{more}')
 
 
-def front_sections(standings: Mapping[str, Any], playing: Sequence[Mapping[str, Any]],
+def front_sections(tables: Sequence[tuple[str, Mapping[str, Any]]], playing: Sequence[Mapping[str, Any]],
                    finished: Sequence[Mapping[str, Any]], token: str) -> str:
-    """The front page's sections (also what its script fetches again when something changed)."""
-    return (f'<section><h2>Standings</h2>{standings_table(standings)}</section>'
-            f'<section><h2>Matches in play ({len(playing)})</h2>{_playing_table(playing)}</section>'
-            f'<section><h2>Finished matches, newest first</h2>{_finished_table(finished, token)}</section>')
+    """The front page's sections (also what its script fetches again when something changed):
+    ``tables`` are (title, standings) pairs (none before the first finished match)."""
+    standings = "".join(f"<section><h2>{esc(title)}</h2>{standings_table(table)}</section>" for title, table in tables)
+    return ((standings or f"<section><h2>Standings</h2>{standings_table({})}</section>")
+            + f"<section><h2>Matches in play ({len(playing)})</h2>{_playing_table(playing)}</section>"
+            + f"<section><h2>Finished matches, newest first</h2>{_finished_table(finished, token)}</section>")
 
 
 FRONT_JS = """

@@ -66,14 +66,20 @@ class ServerSource:
 
     # -- standings and lists -------------------------------------------------------------------
 
-    def standings(self) -> dict[str, Any]:
+    def standings(self, game: str = "") -> dict[str, Any]:
+        """``GetStandings``: of one game, or (``""``) every game's added up."""
         try:
-            rows = self.referee.archive.standings("")
+            rows = self.referee.archive.standings(game)
         except StorageError as exc:
             raise Unavailable(str(exc)) from None
-        return {"kind": self.kind, "standings": [
+        return {"kind": self.kind, "game": game, "standings": [
             {"bot": s.bot, "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses,
              "score": round(s.score, 4)} for s in rows]}
+
+    def tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """The front page's standings: one table per game that has finished matches."""
+        games = sorted(self.referee.registry.games)
+        return [(f"Standings: {game}", table) for game in games if (table := self.standings(game))["standings"]]
 
     def playing(self) -> list[dict[str, Any]]:
         return [self._live(match) for match in sorted(self.referee.matches.values(), key=lambda m: m.id)]
@@ -171,14 +177,21 @@ class RunSource:
 
     # -- standings and lists -------------------------------------------------------------------
 
-    def standings(self) -> dict[str, Any]:
+    def tables(self) -> list[tuple[str, dict[str, Any]]]:
+        return [(f"Ratings: {self.config.game}", self.standings())]
+
+    def standings(self, game: str = "") -> dict[str, Any]:
+        """The run's ratings now (``ratings.json``'s standings, from its index's sums)."""
+        if game and game != self.config.game:
+            return {"kind": self.kind, "game": game, "standings": []}
         try:
             ratings = ratings_from_index(self._index(), self.prepared.entrants())
         except (sqlite3.Error, StorageError) as exc:
             self.close()
             raise Unavailable(str(exc)) from None
         keys = ("name", "rating", "margin", "games", "wins", "draws", "losses", "score_pct")
-        return {"kind": self.kind, "standings": [{k: p.get(k) for k in keys} for p in ratings.get("players", [])]}
+        return {"kind": self.kind, "game": self.config.game,
+                "standings": [{k: p.get(k) for k in keys} for p in ratings.get("players", [])]}
 
     def playing(self) -> list[dict[str, Any]]:
         return [self._live(spec) for _, spec in sorted(self.playing_specs.items())]

@@ -39,24 +39,35 @@ def _bots(standings: dict) -> dict:
 
 def test_finished_matches_standings_and_pages(served):
     server, url = served
-    assert get(url + "api/standings").json() == {"kind": "server", "standings": []}
+    assert get(url + "api/standings").json() == {"kind": "server", "game": "", "standings": []}
     first = server.start_match(["greedy", "probability"], wait=True, seed=7).match_id
     second = server.start_match(["probability", "greedy"], wait=True, seed=8).match_id
     standings = _bots(get(url + "api/standings").json())
     assert standings["greedy"]["played"] == 2 and standings["probability"]["played"] == 2
     assert standings["greedy"]["wins"] + standings["greedy"]["draws"] + standings["greedy"]["losses"] == 2
+    # GetStandings' game: one game's, or every game's added up
+    third = server.start_match(["random", "ts-heuristic"], game="twilight-struggle", options={"end_turn": "1"},
+                               wait=True).match_id
+    assert set(_bots(get(url + "api/standings", game="schotten-totten").json())) == {"greedy", "probability"}
+    assert set(_bots(get(url + "api/standings", game="twilight-struggle").json())) == {"random", "ts-heuristic"}
+    assert len(_bots(get(url + "api/standings").json())) == 4
     # finished matches: newest first, a page at a time, with their seeds (they are over)
-    page = get(url + "api/matches", state="finished", limit="1").json()
-    assert [m["match_id"] for m in page["matches"]] == [second] and page["next_page_token"]
-    older = get(url + "api/matches", state="finished", limit="1", page_token=page["next_page_token"]).json()
-    assert [m["match_id"] for m in older["matches"]] == [first]
+    pages, token = [], ""
+    for number in range(3):
+        assert token or not number
+        page = get(url + "api/matches", state="finished", limit="1", **({"page_token": token} if token else {})).json()
+        pages.append([m["match_id"] for m in page["matches"]])
+        token = page["next_page_token"]
+    assert pages == [[third], [second], [first]]
     one = get(url + f"api/matches/{first}").json()
     assert one["state"] == "finished" and one["seed"] == 7 and one["seats"] == {"p1": "greedy", "p2": "probability"}
     assert one["result"]["termination"] and one["links"]["page"] == f"/matches/{first}"
     assert get(url + "api/matches", state="playing").json() == {"matches": [], "next_page_token": ""}
+    assert [m["match_id"] for m in get(url + "api/matches", state="finished").json()["matches"]] == [third, second, first]
     # the pages: the front page lists both, a finished match is the report's viewer page
     front = get(url).text
     assert first in front and second in front and 'id="standings"' in front
+    assert "Standings: schotten-totten" in front and "Standings: twilight-struggle" in front
     page = get(url + f"matches/{first}")
     assert page.status_code == 200
     assert 'id="viewer"' in page.text and 'data-track="omniscient"' in page.text and 'data-track="p1"' in page.text
