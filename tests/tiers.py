@@ -60,6 +60,7 @@ SLOW = {
         "test_a_running_tournament_shows_its_matches_live_and_its_standings_change",
         "test_a_paired_leg_is_withheld_while_its_twin_plays",
         "test_tournament_with_a_port_in_use_exits_2_before_playing",
+        "test_a_multi_game_match_has_a_page_per_game",
     ],
     "tests/web/test_web_server.py": ["test_serve_with_a_port_in_use_exits_2_with_one_line"],
     "tests/web/test_web_leaks.py": ["test_twilight_struggle_in_play_leaks_nothing_over_http"],

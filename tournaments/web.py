@@ -183,7 +183,10 @@ def make_app(source: Any, changes: Changes | None = None) -> Starlette:
             return _error(404, f"no such resource: {request.url.path}")
         return HTMLResponse(message_page("Not found", f"nothing at {request.url.path}"), status_code=404)
 
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    async def read_only(request: Request, exc: Exception) -> Response:
+        return _error(405, f"{request.method}: the web face is read-only (GET)")
+
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: read_only})
 
 
 def _limit(request: Request) -> int | None:
@@ -224,6 +227,10 @@ async def match_page(face: WebFace, request: Request) -> Response:
     if match["state"] == WITHHELD:
         return HTMLResponse(message_page(f"Match {match_id}", f"match {match_id} is withheld: {match['reason']}"),
                             status_code=403)
+    if match.get("games") and "series" not in match:  # a multi-game match: a page per game
+        links = " · ".join(f'<a href="{esc(g["page"])}">game {esc(g["game"])}</a>' for g in match["games"])
+        return HTMLResponse(message_page(f"Match {match_id}", f"a match of {len(match['games'])} games").replace(
+            "</p>", f"</p><p id=\"games\">{links}</p>", 1))
     page = await face.finished(match_id)
     if page is None:
         return HTMLResponse(message_page(f"Match {match_id}", f"match {match_id} has no record to show"),

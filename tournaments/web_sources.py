@@ -211,12 +211,18 @@ class RunSource:
     # -- one match -----------------------------------------------------------------------------
 
     def match(self, match_id: str) -> dict[str, Any] | None:
+        """One match; or one game of a finished multi-game match (``ID-gK``: its record's page)."""
         spec = self.playing_specs.get(match_id)
         if spec is not None:
             return self._live(spec)
         result = self._result(match_id)
         if result is None:
-            return None
+            series = self._series_game(match_id)
+            if series is None:
+                return None
+            parent = self.match(series)
+            return parent if parent is None or parent["state"] != "finished" else {
+                **parent, "match_id": match_id, "series": series}
         if self._withheld(result):
             return {"match_id": match_id, "state": WITHHELD, "game": self.config.game,
                     "reason": "a paired leg: shown once every leg of its seed has been played"}
@@ -234,8 +240,11 @@ class RunSource:
         return single
 
     def finished_record(self, match_id: str) -> Record | None:
-        result = self._result(match_id)
-        if result is None or self._withheld(result) or not result.played:
+        """The record of a finished match that may be shown; of a multi-game match's game
+        (``ID-gK``), the match itself having none."""
+        series = self._series_game(match_id)
+        result = self._result(series or match_id)
+        if result is None or self._withheld(result) or not result.played or (result.games and not series):
             return None
         path = self.records / f"{match_id}.jsonl"
         try:
@@ -248,6 +257,15 @@ class RunSource:
     def _result(self, match_id: str) -> Result | None:
         rows = self._query(f"SELECT {_COLUMNS} FROM results WHERE match_id = ?", (match_id,))
         return _row_result(rows[0]) if rows else None
+
+    def _series_game(self, match_id: str) -> str | None:
+        """``ID`` for ``ID-gK``, a game of the finished multi-game match ``ID``; else None."""
+        found = re.fullmatch(r"(.+)-g([0-9]{1,4})", match_id)
+        if found is None or match_id in self.playing_specs:
+            return None
+        result = self._result(found.group(1))
+        numbers = {g.get("game") for g in result.games} if result is not None else set()
+        return found.group(1) if int(found.group(2)) in numbers else None
 
     def _withheld(self, result: Result) -> bool:
         """A paired leg whose pair is not complete: a leg of the same seed is still to play."""
@@ -268,7 +286,8 @@ class RunSource:
                        "termination": result.termination, "reason": result.reason,
                        "scores": dict(result.scores), "faults": json.loads(json.dumps(result.faults))}}
         if result.games:
-            out["games"] = len(result.games)
+            out["games"] = [{"game": g.get("game"), "winner": g.get("winner"), "termination": g.get("termination"),
+                             "page": f"/matches/{result.match_id}-g{g.get('game')}"} for g in result.games]
         return out
 
 

@@ -200,3 +200,27 @@ def test_tournament_with_a_port_in_use_exits_2_before_playing(tmp_path):
     assert run.returncode == 2 and "address in use" in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "runs" / "busy" / "results.jsonl").exists()
+
+
+def test_a_multi_game_match_has_a_page_per_game(tmp_path):
+    path = write_config(tmp_path, "series", entrants=["greedy", "random"], games_per_pairing=1, paired_seeds=False)
+    path.write_text(path.read_text() + "[match]\ngames = 2\n")
+    config = load_config(path)
+    summary = run_tournament(config)
+    (result,) = summary.results
+    prepared = types.SimpleNamespace(config=config, folder=summary.run_dir, entrants=lambda: list(config.entrants))
+    source = RunSource(prepared, {})
+    served = Served(make_app(source))
+    try:
+        url = served.url
+        one = get(url + f"api/matches/{result.match_id}").json()
+        assert [g["page"] for g in one["games"]] == [f"/matches/{result.match_id}-g1", f"/matches/{result.match_id}-g2"]
+        listing = get(url + f"matches/{result.match_id}")
+        assert listing.status_code == 200 and f'href="/matches/{result.match_id}-g2"' in listing.text
+        game = get(url + f"matches/{result.match_id}-g2")
+        assert game.status_code == 200 and 'data-track="omniscient"' in game.text
+        assert get(url + f"matches/{result.match_id}-g3").status_code == 404
+        assert get(url + f"api/matches/{result.match_id}-g9").status_code == 404
+    finally:
+        served.close()
+        source.close()

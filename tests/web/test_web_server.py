@@ -89,6 +89,10 @@ def test_bad_requests_are_answered_in_json(served):
     bad = get(url + "api/matches", state="finished", page_token="not-a-token")
     assert bad.status_code == 400 and "error" in bad.json()
     assert get(url + "matches", page_token="not-a-token").status_code == 400
+    import httpx
+
+    refused = httpx.post(url + "api/standings", timeout=30)
+    assert refused.status_code == 405 and "read-only" in refused.json()["error"]
 
 
 def test_a_match_in_play_advances_live_and_standings_change_when_it_ends(served_both):
