@@ -57,7 +57,7 @@ __all__ = ["make_app", "referee_beside", "run_beside", "server_beside"]
 POLL_S = 0.25
 #: Seconds between two events of one stream at least (a fast match is shown at this pace).
 MIN_INTERVAL_S = 0.1
-#: Finished matches' pages kept made (a Twilight Struggle page takes a second or so to make).
+#: Finished matches' pages kept made (a long match's page takes a second or so to make).
 PAGE_CACHE = 16
 FINISHED_PAGE = 20
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -273,7 +273,7 @@ async def api_match(face: WebFace, request: Request) -> Response:
 
 async def api_live(face: WebFace, request: Request) -> Response:
     match_id = request.path_params["match_id"]
-    snapshot = await face.live(match_id)
+    snapshot = await face.live(match_id) if face.source.live_record(match_id) is not None else None
     if snapshot is None:
         match = face.source.match(match_id)
         if match is None:
