@@ -57,6 +57,8 @@ __all__ = ["make_app", "referee_beside", "run_beside", "server_beside"]
 POLL_S = 0.25
 #: Seconds between two events of one stream at least (a fast match is shown at this pace).
 MIN_INTERVAL_S = 0.1
+#: Seconds without an event after which a stream sends a comment (proxies close idle streams).
+KEEP_ALIVE_S = 15.0
 #: Finished matches' pages kept made (a long match's page takes a second or so to make).
 PAGE_CACHE = 16
 FINISHED_PAGE = 20
@@ -291,6 +293,7 @@ async def api_match_events(face: WebFace, request: Request) -> Response:
     async def stream() -> Any:
         snapshot, version = first, face.changes.version
         yield _event("view", snapshot)
+        quiet = trio.current_time()
         while True:
             version = await face.changes.wait(version, POLL_S)
             await trio.sleep(MIN_INTERVAL_S)  # a fast match: what it played meanwhile, at once
@@ -299,8 +302,11 @@ async def api_match_events(face: WebFace, request: Request) -> Response:
                 yield _event("end", latest if latest is not None else {**snapshot, "over": True})
                 return
             if latest != snapshot:
-                snapshot = latest
+                snapshot, quiet = latest, trio.current_time()
                 yield _event("view", snapshot)
+            elif trio.current_time() - quiet > KEEP_ALIVE_S:  # a bot thinking long: the stream is alive
+                quiet = trio.current_time()
+                yield ": still playing\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers=SSE_HEADERS)
 
