@@ -186,6 +186,7 @@ LIVE_JS = r"""
       boardEl.appendChild(h("pre", { "class": "board", text: snap.text }));
     } else if (view && BOARD) {
       boardEl.appendChild(BOARD(view, { seat: view.role, log: view.history || [], n: Infinity, next: Infinity }));
+      spectate(boardEl);
     } else if (view) {
       boardEl.appendChild(h("pre", { "class": "board", text: JSON.stringify(view, null, 1) }));
     }
@@ -194,6 +195,18 @@ LIVE_JS = r"""
       logEl.appendChild(h("div", null, [h("span", { "class": "n", text: String(e[0]) }), e[1] + " " + e[2] + " " + e[3]]));
     });
     logEl.scrollTop = logEl.scrollHeight;
+  }
+  // The boards label the seat whose view they draw ("this seat"); a spectator is no seat, and
+  // that seat's hand is face down here like the others'.
+  function spectate(el) {
+    var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, null);
+    var nodes = [];
+    while (walker.nextNode()) { nodes.push(walker.currentNode); }
+    nodes.forEach(function (node) {
+      if (node.nodeValue.indexOf("this seat") >= 0) {
+        node.nodeValue = node.nodeValue.replace(/ \u00b7 this seat/g, " \u00b7 face down").replace(/ \(this seat\)/g, "");
+      }
+    });
   }
   function standings() {
     fetch("/api/standings").then(function (r) { return r.json(); }).then(function (data) {
