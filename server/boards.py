@@ -73,14 +73,21 @@ class HtmlBoard:
       ``json(id)``, which reads a JSON island of the page). It must set ``BOARD`` to a function
       ``(view, ctx) -> Element`` that draws one view dict: a seat's view, or the whole table
       (``view.hands``: every hand, face up). ``ctx``: ``seat`` (the track shown), ``log`` (the
-      history as that seat saw it), ``n`` (the decision shown; ``Infinity`` at the end) and
-      ``next`` (the next player decision's number).
+      history as that seat saw it), ``n`` (the decision shown; ``Infinity`` at the end),
+      ``next`` (the next player decision's number), ``panels`` (that frame's :attr:`panels`
+      data, or ``null``) and ``chapter`` (the title of the track's chapter shown, or ``null``).
+      The page frame moves an element marked ``data-pane="side"`` (the hands) beside the log,
+      and zooms and pans an ``<svg data-zoom>`` (a map).
     * ``style``: CSS added to the match pages.
     * ``data()``: JSON-ready data the script needs on every page (a map's layout, the cards),
       embedded once as the JSON island ``#board-data``; ``None``: none.
     * ``table(state)``: the whole table as one view dict (the omniscient track); ``None``:
       :func:`table_view`.
-    * ``wide``: the board takes the page's width (the decision and the log go below it).
+    * ``wide``: the page takes the window's whole width (a map), not a column of reading width.
+    * ``panels(view)``: JSON-ready panel data the script draws beside the board (region scoring,
+      formations), computed from the same view the frame shows (a seat's, or the table), so a
+      panel can tell a seat nothing its view does not; shipped in each frame as ``x`` (a
+      delta on the previous frame's, like the view). ``None``: no panels.
 
     A game without one gets its text boards (``seat_board``, or :func:`generic_board`) in the
     viewer. A game package reads its script and style with :mod:`importlib.resources`.
@@ -91,6 +98,7 @@ class HtmlBoard:
     data: Callable[[], Any] | None = None
     table: Callable[[Any], dict[str, Any]] | None = None
     wide: bool = False
+    panels: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
 
 def history_lines(history: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:

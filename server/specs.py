@@ -204,6 +204,9 @@ class GameSpec:
       type, its JSON Schema, its rounds and turns for ``--until``); ``None``: the one the
       game's ``to_position``/``from_position`` capabilities make, if it has both.
     * ``rules_links``: ``(title, address)`` pairs for the game's rules documentation.
+    * ``story()``: makes a :class:`~standoff.server.story.StoryTeller` for one match (a class
+      will do): the match told in sentences grouped by turn, for the text replay and the
+      report's log; ``None``: they show the raw history keys.
     * ``distribution``: filled in by the loader.
 
     Every optional part belongs to the game's own package (the built-in games:
@@ -222,6 +225,7 @@ class GameSpec:
     notation: Any = None
     positions: Any = None
     rules_links: tuple[tuple[str, str], ...] = ()
+    story: Any = None
     distribution: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:

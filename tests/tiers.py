@@ -41,6 +41,7 @@ FIXTURES = {
     "tests/tournaments/test_ray.py": {"cluster": ("slow",)},
     "tests/tournaments/test_ray_cluster.py": {"nodes": ("slow",), "token_head": ("slow",)},
     "tests/tournaments/test_html.py": {"ts_report": ("slow",), "ts_full": ("slow",)},
+    "tests/tournaments/test_viewer_frame.py": {"frame_pages": ("slow",)},
     "tests/test_gen_history.py": {"server_folder": ("slow",), "ladder_folder": ("slow",)},
 }
 
@@ -50,6 +51,9 @@ MARKS = {
     "tests/tournaments/test_html.py::test_ts_pages_in_headless_chromium": ("browser", "slow"),
     "tests/test_rl_plugin.py::test_openspiel_random_sim_test_on_a_plugin_game": ("openspiel",),
     "tests/tournaments/test_html.py::test_a_plugin_games_html_board_draws_its_pages": ("browser", "slow"),
+    "tests/tournaments/test_viewer_frame.py::test_the_frame_fits_navigates_and_nothing_overflows": ("browser", "slow"),
+    "tests/schotten_totten/test_panels.py::test_the_page_names_formations_where_the_cards_lie_and_proves_claims_on_hover": (
+        "browser", "slow"),
     "tests/web/test_web_browser.py::test_the_live_page_advances_and_the_standings_change_when_the_match_ends": (
         "browser", "slow"),
 }
@@ -133,6 +137,14 @@ SLOW = {
         "test_control_unsandboxed_the_attack_succeeds",
         "test_attack_fails_and_the_attacker_plays_on",
         "test_a_process_started_to_outlive_the_match_does_not",
+    ],
+    "tests/schotten_totten/test_panels.py": [
+        "test_report_frames_carry_the_panels_of_their_view",
+    ],
+    "tests/schotten_totten/test_st_story.py": [
+        "test_every_viewer_reads_sentences_without_raw_keys",
+        "test_the_corpus_plays_every_step_the_game_can_log",
+        "test_the_end_is_told_as_the_outcome_says",
     ],
     "tests/schotten_totten/test_three_player.py": [
         "test_greedy_beats_two_random_bots_clearly",

@@ -55,6 +55,7 @@ from ..server.core.record import ReplayError, replay_steps, start_state
 from ..server.records import read_record
 from ..server.plugins import find_game_spec
 from ..server.review import Review, game_for, outcome_lines, render_view, review
+from ..server.story import tell
 from .html_assets import CSS, viewer_script
 from .html_charts import bar_chart, elo_chart, interval_chart
 from .html_tracks import apply_delta, frame_options, share_options, text_frames, view_delta
@@ -105,11 +106,12 @@ def _num(value: Any, spec: str = ".1f") -> str:
     return format(value, spec)
 
 
-def _page(title: str, body: str, *, script: str = "", style: str = "") -> str:
+def _page(title: str, body: str, *, script: str = "", style: str = "", body_class: str = "") -> str:
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n<body>\n{body}\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}{style}</style>\n</head>\n"
+        + (f'<body class="{esc(body_class)}">' if body_class else "<body>") + f"\n{body}\n"
         + (f"<script>{script}</script>\n" if script else "")
         + "</body>\n</html>\n"
     )
@@ -174,28 +176,30 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
             views = [seat.frames[i].view for i in keep] + [seat.final_view]
             boards = [render_view(game, _bare(view)) for view in views]
             choices = [_frame_choice(seat.frames[i]) for i in keep] + [{}]
-            tracks[role] = {"seat": role, **share_options(text_frames(boards, choices)), "log": seat.log}
+            tracks[role] = {"seat": role, **share_options(text_frames(boards, choices)), "log": seat.log,
+                            **_story(game, record, role, table)}
             continue
         frames, previous = [], None
-        for i in keep:
-            frame = seat.frames[i]
-            view = _bare(frame.view)
-            entry = {"v": view_delta(previous, view), **_frame_choice(frame)}
+        views = [_bare(seat.frames[i].view) for i in keep] + [_bare(seat.final_view)]
+        for view, choice in zip(views, [_frame_choice(seat.frames[i]) for i in keep] + [{}]):
+            frames.append({"v": view_delta(previous, view), **choice})
             previous = view
-            frames.append(entry)
-        final = _bare(seat.final_view)
-        frames.append({"v": view_delta(previous, final)})
-        tracks[role] = {"seat": role, **share_options(frames), "log": seat.log}
+        _add_panels(board, frames, views)
+        tracks[role] = {"seat": role, **share_options(frames), "log": seat.log,
+                        **_story(game, record, role, table)}
     boards = [omniscient.frames[i].board for i in keep] + [omniscient.final_board]
     # the prompt and options of a decision are in its seat's track ("seats": the viewer takes them there)
     choices = [{"k": omniscient.frames[i].key} for i in keep] + [{}]
     frames = text_frames(boards, choices)
     if drawn:  # the same board as the seats', every hand face up; the text stays (a toggle)
         previous = None
-        for frame, view in zip(frames, _table_views(game, record, {omniscient.frames[i].number for i in keep}, table)):
+        views = _table_views(game, record, {omniscient.frames[i].number for i in keep}, table)
+        for frame, view in zip(frames, views):
             frame["v"] = view_delta(previous, view)
             previous = view
-    tracks["omniscient"] = {"seat": None, "frames": frames, "log": omniscient.log, "choices": "seats"}
+        _add_panels(board, frames, views)
+    tracks["omniscient"] = {"seat": None, "frames": frames, "log": omniscient.log, "choices": "seats",
+                            **_story(game, record, None, table)}
     lines = _safe_outcome_lines(omniscient)
     meta = {
         "game": game.name,
@@ -207,6 +211,29 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
         meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
     return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board}
+
+
+def _story(game: Any, record: Any, role: str | None, table: Any) -> dict[str, Any]:
+    """The track's ``chapters`` and ``story`` (the game's teller, :mod:`standoff.server.story`),
+    told from ``role``'s views (``None``: the whole table); nothing for a game without one."""
+    spec = find_game_spec(game.name)
+    if spec is None or spec.story is None:
+        return {}
+    return tell(game, record, spec.story(), as_role=role, table=table).to_json()
+
+
+def _add_panels(board: HtmlBoard | None, frames: list[dict[str, Any]], views: Sequence[Mapping[str, Any]]) -> None:
+    """Each frame's panel data (``HtmlBoard.panels``, from the view that frame shows) as ``x``,
+    a delta on the previous frame's (left out when nothing changed)."""
+    if board is None or board.panels is None:
+        return
+    previous = None
+    for frame, view in zip(frames, views):
+        panels = board.panels(view)
+        delta = view_delta(previous, panels)
+        if delta:  # no ``x``: the previous frame's panels
+            frame["x"] = delta
+        previous = panels
 
 
 def _table_views(game: Any, record: Any, numbers: set[int], table: Any) -> list[dict[str, Any]]:
@@ -481,10 +508,9 @@ def _result_line(result: Result) -> str:
 
 def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], seats: Mapping[str, str]) -> str:
     meta = data["meta"]
-    radios = "".join(
-        f'<label><input type="radio" name="seat" value="{esc(role)}"> {esc(role)}'
-        + (f" ({esc(seats[role])})" if seats.get(role) else "")
-        + "</label>"
+    named = {role: f"{role} ({seats[role]})" if seats.get(role) else role for role in meta["roles"]}
+    radios = "".join(  # a long bot name ends in an ellipsis (the label's title holds it whole)
+        f'<label title="{esc(named[role])}"><input type="radio" name="seat" value="{esc(role)}"> {esc(named[role])}</label>'
         for role in meta["roles"]
     ) + '<label><input type="radio" name="seat" value="omniscient" checked> omniscient</label>'
     islands = [f'<script type="application/json" id="meta">{_json_island(meta)}</script>',
@@ -502,23 +528,42 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         text_toggle = ('<label class="seats" title="the board as text, as standoff replay prints it">'
                        '<input type="checkbox" id="as-text"> text</label>')
     final = data["final_board"]
-    body = f"""<header class="top"><h1>{esc(title)}</h1><div class="sub">{subtitle}</div><div class="sub">{nav}</div></header>
+    body = f"""<header class="top"><div class="bar"><h1 title="{esc(title)}">{esc(title)}</h1><div class="sub links">{nav}</div></div><div class="sub"><span title="{esc(_plain(subtitle))}">{subtitle}</span></div></header>
 <main{wide}>
 <section id="viewer" hidden>
 <div class="controls">
 <span class="seats" title="whose eyes: a seat sees only what it saw">{radios}</span>
-<button id="first" title="first (Home)">\u00ab</button><button id="prev" title="back (\u2190)">\u25c0</button>
-<input type="range" id="slider" min="0" max="0" value="0" aria-label="decision">
-<button id="next" title="next (\u2192)">\u25b6</button><button id="last" title="end (End)">\u00bb</button>
+<span class="group"><button id="first" title="first (Home)">\u00ab</button><button id="prev" title="back (\u2190)">\u25c0</button><button id="next" title="next (\u2192)">\u25b6</button><button id="last" title="end (End)">\u00bb</button></span>
+<span class="group"><button id="chapter-prev" title="previous turn, action round or claim ([ or PageUp)">\u21e4</button><select id="chapter" aria-label="jump to a turn, action round or claim"></select><button id="chapter-next" title="next turn, action round or claim (] or PageDown)">\u21e5</button></span>
+<span class="group"><button id="play" title="play / pause (space)" aria-pressed="false">\u25b6 play</button><select id="speed" title="autoplay speed: decisions per second" aria-label="autoplay speed"></select></span>
 <span id="pos"></span>{text_toggle}
+{_VIEWER_HELP}
 </div>
-<div class="panes{' wide' if wide else ''}"><div id="board"></div><div><div id="decision" class="decision"></div><div id="log" class="log"></div></div></div>
-<p class="note">Player decisions only (deals and draws are in the log). A seat's view shows only what that seat saw when it was asked; \u201comniscient\u201d shows every hand.</p>
+<div class="scrub"><input type="range" id="slider" min="0" max="0" value="0" aria-label="decision"><div id="ticks"></div></div>
+<div class="panes"><div id="board-pane"><div id="board"></div></div><div id="side"><div id="decision" class="decision"></div><div id="side-board"></div><div id="log" class="log"></div></div></div>
 </section>
 <noscript><section><h2>Final position</h2><pre class="board">{esc(final)}</pre></section></noscript>
 </main>
 {''.join(islands)}"""
-    return _page(title, body, script=viewer_script(board.script if board else ""), style=board.style if board else "")
+    return _page(title, body, script=viewer_script(board.script if board else ""), style=board.style if board else "",
+                 body_class="viewer-page")
+
+
+def _plain(markup: str) -> str:
+    """The text of a line of markup (a title attribute's: the whole line where the page cuts it short)."""
+    return html.unescape(re.sub(r"<[^>]*>", "", markup))
+
+
+#: The viewer's help: what it shows and its keys.
+_VIEWER_HELP = (
+    '<details class="help"><summary title="keys and what the viewer shows">?</summary><div>'
+    "<p>Player decisions only (deals and draws are in the log). A seat\u2019s view shows only what that seat "
+    "saw when it was asked; \u201comniscient\u201d shows every hand. The address links to the decision shown.</p>"
+    "<p><kbd>\u2190</kbd> <kbd>\u2192</kbd> a decision \u00b7 <kbd>[</kbd> <kbd>]</kbd> or <kbd>PageUp</kbd> "
+    "<kbd>PageDown</kbd> a turn, round or claim \u00b7 <kbd>Home</kbd> <kbd>End</kbd> \u00b7 <kbd>space</kbd> "
+    "play / pause \u00b7 <kbd>+</kbd> <kbd>\u2212</kbd> <kbd>0</kbd> zoom the map (or the wheel, a pinch; "
+    "drag to pan)</p></div></details>"
+)
 
 
 def _message_page(title: str, nav: str, subtitle: str, message: str, extra: str = "") -> str:

@@ -48,7 +48,7 @@
       return h("tr", null, [mid].concat(cols.map(function (r) { return side(r, "side"); })));
     });
     var table = h("table", { "class": "st" }, [h("thead", null, [head]), h("tbody", null, rows)]);
-    var hands = h("div", { "class": "hands" });
+    var hands = h("div", { "class": "hands", "data-pane": "side" });  // beside the log
     if (view.hands) {  // the whole table: every hand face up
       cols.forEach(function (role) {
         hands.appendChild(h("div", { "class": "hand", "data-seat": role },
@@ -87,4 +87,47 @@
       (view.hands ? " \u00b7 everything: every hand face up" : " \u00b7 as seen by " + me);
     return h("div", null, [h("div", { "class": "muted", text: info }), table, hands]);
   }
-  BOARD = stBoard;
+  // -- the flag panels (HtmlBoard.panels, ctx.panels: {flags: [{sides, proof, can}]}) ------------
+  // Under each side's cards the formation they make ("wedge 27"), or for an incomplete side the
+  // best it could still make ("at best: battalion 24", the troops that would make it on hover);
+  // a claimed flag shows its claim's proof on hover (the flag cell and the winner's side).
+  function stFormationLabel(side) {
+    if (!side || side.c === undefined) { return null; }
+    if (side.c) { return h("div", { "class": "fm done", text: side.f + " " + side.s }); }
+    if (side.f === null) { return h("div", { "class": "fm none", text: "cannot be completed" }); }
+    return h("div", { "class": "fm best", title: "with " + (side.w || []).join(", ") + " (cards off the table)",
+      text: "at best: " + side.f + " " + side.s });
+  }
+  function stPanels(el, view, panels) {
+    var list = panels && panels.flags;
+    if (!list) { return el; }
+    var flags = view.flags || [];
+    var roles = flags.length ? Object.keys(flags[0].sides) : [];
+    var me = view.role;
+    var cols = roles.indexOf(me) >= 0 ? [me].concat(roles.filter(function (r) { return r !== me; })) : roles;
+    var two = cols.length === 2;
+    var rows = el.querySelectorAll("table.st tbody tr");
+    Array.prototype.forEach.call(rows, function (tr, i) {
+      var p = list[i], f = flags[i];
+      if (!p || !f) { return; }
+      var cells = tr.children;
+      cols.forEach(function (role, k) {
+        var td = two ? cells[k === 0 ? 0 : 2] : cells[k + 1];
+        var label = td && stFormationLabel(p.sides[role]);
+        if (label) { td.appendChild(label); }
+        if (td && p.proof && f.claimed_by === role) { td.setAttribute("title", p.proof.join("\n")); }
+      });
+      var mid = two ? cells[1] : cells[0];
+      if (!mid) { return; }
+      if (p.proof) {
+        mid.setAttribute("title", f.claimed_by + " won flag " + f.flag + ":\n" + p.proof.join("\n"));
+        mid.classList.add("proved");
+        mid.appendChild(h("span", { "class": "tag proof", text: "proof" }));
+      }
+      (p.can || []).forEach(function (role) {
+        mid.appendChild(h("span", { "class": "tag can", text: role + " can claim" }));
+      });
+    });
+    return el;
+  }
+  BOARD = function (view, ctx) { return stPanels(stBoard(view, ctx), view, ctx && ctx.panels); };

@@ -63,6 +63,7 @@ def game_spec(distribution: str) -> GameSpec:
     from . import text
     from .html_board import html_board
     from .rl import RL
+    from .story import STStory
 
     return GameSpec(
         GAME,
@@ -75,5 +76,6 @@ def game_spec(distribution: str) -> GameSpec:
         positions=positions(),
         forward_model=forward_model(),
         rules_links=RULES_LINKS,
+        story=STStory,
         distribution=distribution,
     )

@@ -91,7 +91,7 @@
     TS.countries.forEach(function (c) { pos[c[0]] = [c[5], c[6]]; });
     Object.keys(TS.spaces).forEach(function (s) { pos[s] = [TS.spaces[s][0], TS.spaces[s][1]]; });
     var svg = sv("svg", { "class": "tsmap", viewBox: "0 0 " + W + " " + H, role: "img",
-      "aria-label": "Twilight Struggle map" });
+      "aria-label": "Twilight Struggle map", "data-zoom": "" });  // data-zoom: the viewer zooms and pans it
     var REGION_LABELS = [["Europe", 770, 34], ["Middle East", 950, 610], ["Asia", 1200, 140],
       ["Southeast Asia", 1218, 448], ["Africa", 420, 690], ["Central America", 120, 148], ["South America", 4, 492]];
     REGION_LABELS.forEach(function (r) {
@@ -106,8 +106,8 @@
         var leftName = a[0] < b[0] ? e[0] : e[1], rightName = a[0] < b[0] ? e[1] : e[0];
         lines.appendChild(sv("line", { "class": cls, x1: right[0], y1: right[1], x2: W, y2: right[1], "data-edge": e[0] + "-" + e[1] }));
         lines.appendChild(sv("line", { "class": cls, x1: 0, y1: left[1], x2: left[0], y2: left[1] }));
-        lines.appendChild(sv("text", { x: W - 3, y: right[1] - 4, "text-anchor": "end", text: "\u2192 " + leftName }));
-        lines.appendChild(sv("text", { x: 3, y: left[1] - 4, text: rightName.replace(/_/g, " ") + " \u2192" }));
+        lines.appendChild(sv("text", { x: W - 3, y: right[1] - 4, "text-anchor": "end", text: "\u2192 " + placeName(leftName) }));
+        lines.appendChild(sv("text", { x: 3, y: left[1] - 4, text: placeName(rightName) + " \u2192" }));
         return;
       }
       lines.appendChild(sv("line", { "class": cls, x1: a[0], y1: a[1], x2: b[0], y2: b[1], "data-edge": e[0] + "-" + e[1] }));
@@ -184,7 +184,31 @@
     s.appendChild(sv("circle", { cx: x, cy: 9, r: 6, fill: vp > 0 ? "#1f5fbf" : vp < 0 ? "#c62828" : "#555", stroke: "#fff" }));
     return s;
   }
-  function tsTracks(view) {
+  // A country's name (the map's label) or a superpower space's, for an id.
+  function placeName(id) {
+    var found = null;
+    TS.countries.forEach(function (c) { if (c[0] === id) { found = c[1]; } });
+    return found || id.replace(/_/g, " ");
+  }
+  // The phase of the turn: the title of the page's chapter when it has chapters ("Turn 3 · Headline":
+  // "Headline"), else read from the view: set-up, the headline (action round 0), an end-of-turn
+  // decision, an action round with the side phasing.
+  function tsPhase(view, ctx) {
+    var title = ctx && ctx.chapter ? ctx.chapter.split(" \u00b7 ").slice(1).join(" \u00b7 ") || ctx.chapter : "";
+    if (!title) {
+      if (ctx && ctx.n === Infinity) { title = "End of the match"; }
+      else if (view.step === "setup_place" || view.step === "bid") { title = "Setup"; }
+      else if (view.step === "space_discard") { title = "End of turn"; }
+      else if (!view.action_round) { title = "Headline"; }
+      else { title = "Action round " + view.action_round; }
+    }
+    var round = /^Action round/.test(title);
+    return h("span", { "class": "trk", id: "ts-phase", "data-phase": title }, [h("span", { "class": "lbl", text: "Phase" }),
+      round ? h("span", { "class": "cell on " + (view.phasing || ""), text: String(view.action_round) }) : null,
+      h("span", { "class": round ? "side-" + view.phasing : "", text: " " + title +
+        (round && view.phasing ? " \u00b7 " + (SIDE_NAME[view.phasing] || view.phasing) + " phasing" : "") })]);
+  }
+  function tsTracks(view, ctx) {
     var mil = view.military_ops || {}, space = view.space || {}, china = view.china_card || {};
     var vp = view.vp || 0;
     var box = h("div", { "class": "ts-tracks", id: "ts-tracks", "data-turn": view.turn, "data-ar": view.action_round,
@@ -193,9 +217,7 @@
       "data-space-us": space.us || 0, "data-space-ussr": space.ussr || 0,
       "data-china": china.holder || "", "data-china-face-up": china.face_up ? "1" : "0" });
     box.appendChild(cells("Turn", 1, 10, view.turn, ""));
-    box.appendChild(h("span", { "class": "trk" }, [h("span", { "class": "lbl", text: "AR" }),
-      h("span", { "class": "cell on " + (view.phasing || ""), text: String(view.action_round) }),
-      h("span", { "class": "side-" + view.phasing, text: " " + (SIDE_NAME[view.phasing] || "") + " phasing" })]));
+    box.appendChild(tsPhase(view, ctx));
     box.appendChild(cells("DEFCON", 1, 5, view.defcon, "defcon", true));
     box.appendChild(h("span", { "class": "trk" }, [h("span", { "class": "lbl", text: "VP" }), vpBar(vp),
       h("span", { "class": vp > 0 ? "side-us" : vp < 0 ? "side-ussr" : "", text: vp === 0 ? "0" : (vp > 0 ? "US +" + vp : "USSR +" + (-vp)) })]));
@@ -230,7 +252,7 @@
   function tsBoard(view, ctx) {
     var act = tsAction(ctx.log || [], ctx.n, ctx.next);
     var box = h("div", { "class": "tsboard" });
-    box.appendChild(tsTracks(view));
+    box.appendChild(tsTracks(view, ctx));
     box.appendChild(tsMap(view, act));
     var last = h("div", { "class": "ts-last muted" });
     if (act.play) {
@@ -243,7 +265,7 @@
         act.last.replace(/_/g, " ") + (act.dice.length ? " (die " + act.dice.join(", ") + ")" : "")));
     }
     box.appendChild(last);
-    var hands = h("div", { "class": "ts-hands" });
+    var hands = h("div", { "class": "ts-hands", "data-pane": "side" });  // beside the log
     var china = view.china_card || {};
     function handLine(role, list, hidden, note) {
       var line = h("div", { "class": "ts-hand", "data-seat": role }, [

@@ -1,0 +1,181 @@
+"""A match told as a story: sentences grouped in chapters (turns, action rounds), for the text
+replay and the report's pages alike (one teller per game feeds both).
+
+A game's :class:`StoryTeller` (made by ``GameSpec.story()``, one per match told) turns each
+decision into sentences. It reads only what the viewer saw: a seat's story is told from that
+seat's views and history alone (the views :meth:`Game.view` gives it), so it can never name a
+card the seat did not see; the omniscient story is told from the whole table
+(:func:`~.boards.table_view`, or the game's ``HtmlBoard.table``) and the true history.
+
+:func:`tell` replays a record once and asks the teller about every decision, in order:
+``teller.tell(before, entries, after)`` with ``before`` the viewer's view when decision ``k``
+was asked, ``entries`` the history entries numbered ``k`` (the choice itself, then its automatic
+consequences: an event's effects, a die roll's result) and ``after`` the view once they are
+done. The views carry no history (the entries come apart). The teller returns :class:`Chapter`
+and :class:`StoryLine` items; :func:`tell` numbers them ``k``.
+
+Numbering (the viewer's contract): a line numbered ``k`` tells what happened when decision ``k``
+was answered, so the page shows it from the frame of decision ``k + 1`` on. A chapter numbered
+``k`` begins with decision ``k``: the lines numbered ``k`` and later belong to it, and the
+viewer's "jump to chapter" goes to the first player decision numbered ``k`` or later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, runtime_checkable
+
+from .boards import table_view
+from .core.flow import history_since
+from .core.game import Game
+from .core.record import Record, replay_steps, start_state
+
+__all__ = ["KINDS", "Chapter", "Story", "StoryLine", "StoryTeller", "tell", "viewer_entries"]
+
+#: The kinds of line a teller may give (the page colours by kind; the text replay ignores it).
+KINDS = (
+    "setup", "deal", "headline", "play", "event", "ops", "space", "coup", "realign", "die", "war",
+    "vp", "defcon", "milops", "scoring", "turn", "claim", "formation", "end",
+)
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One sentence. ``role``: who acted (``None``: nobody, or chance); ``detail``: lines under
+    it (a scoring's breakdown, a claim's proof)."""
+
+    text: str
+    kind: str = "play"
+    role: str | None = None
+    detail: tuple[str, ...] = ()
+    number: int = 0  # set by :func:`tell`: the decision it follows from
+
+    def to_json(self) -> list[Any]:
+        """``[number, text, kind, role]`` (+ ``detail`` when there is one): the viewer's form."""
+        item: list[Any] = [self.number, self.text, self.kind, self.role]
+        if self.detail:
+            item.append(list(self.detail))
+        return item
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A heading, as the rulebook names the part of the game ("Turn 3 · Action round 2")."""
+
+    title: str
+    number: int = 0  # set by :func:`tell`: the first decision it covers
+
+    def to_json(self) -> list[Any]:
+        return [self.title, self.number]
+
+
+@dataclass(frozen=True)
+class Story:
+    """A whole match told: ``items`` in order (chapters and lines interleaved)."""
+
+    items: tuple[Chapter | StoryLine, ...]
+
+    @property
+    def chapters(self) -> list[Chapter]:
+        return [item for item in self.items if isinstance(item, Chapter)]
+
+    @property
+    def lines(self) -> list[StoryLine]:
+        return [item for item in self.items if isinstance(item, StoryLine)]
+
+    def text(self, *, upto: int | None = None) -> list[str]:
+        """The story as text lines: chapter titles, then their sentences indented, details
+        under them; ``upto``: only what a viewer at decision ``upto`` has seen (lines numbered
+        below it)."""
+        out: list[str] = []
+        for item in self.items:
+            if upto is not None and item.number >= upto:
+                continue
+            if isinstance(item, Chapter):
+                out.append(item.title)
+                continue
+            out.append("  " + item.text)
+            out.extend("      " + line for line in item.detail)
+        return out
+
+    def to_json(self) -> dict[str, list[list[Any]]]:
+        """The viewer's ``chapters`` and ``story`` lists (tournaments/html.py tracks)."""
+        return {"chapters": [c.to_json() for c in self.chapters], "story": [s.to_json() for s in self.lines]}
+
+
+@runtime_checkable
+class StoryTeller(Protocol):
+    """A game's teller for one match (``GameSpec.story()`` makes one). Pure: no I/O. It may
+    keep what it learned earlier in the match (the card being played, the turn)."""
+
+    def start(self, view: Mapping[str, Any]) -> Iterable[Chapter | StoryLine]:
+        """The opening (the first chapter, e.g. "Setup"), from the viewer's first view."""
+        ...
+
+    def tell(
+        self, before: Mapping[str, Any], entries: Sequence[Sequence[Any]], after: Mapping[str, Any]
+    ) -> Iterable[Chapter | StoryLine]:
+        """What decision ``entries[0][0]`` and its consequences did, as the viewer saw it."""
+        ...
+
+
+_NO_HISTORY = object()
+
+
+def viewer_entries(game: Game, state: Any, roles: Sequence[str], as_role: str | None, number: int,
+                   decision_key: str | None = None) -> list[list[Any]]:
+    """The history entries numbered ``number`` as ``as_role`` saw them. Omniscient
+    (``as_role=None``): a game built on :mod:`.core.flow` keeps each entry's true key in its
+    state's ``history``; for another game, the decision's own entry gets the record's key
+    (``decision_key``) and its other entries are as the first seat saw them."""
+    if as_role is not None:
+        return [list(e) for e in game.view(state, as_role, number - 1)["history"] if e[0] == number]
+    history = getattr(state, "history", _NO_HISTORY)
+    if history is None or (isinstance(history, tuple) and len(history) == 2):  # core.flow's list
+        return [[e.number, e.role, e.step, e.key] for e in history_since(history, number - 1) if e.number == number]
+    entries = [list(e) for e in game.view(state, roles[0], number - 1)["history"] if e[0] == number]
+    if entries and decision_key is not None:
+        entries[0][3] = decision_key
+    return entries
+
+
+def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None = None,
+         table: Any = None) -> Story:
+    """Replay ``record`` and tell it as ``as_role`` saw it (``None``: omniscient, from the whole
+    table: ``table(state)``, default :func:`~.boards.table_view`). ``teller``: a new one
+    (``GameSpec.story()``) for each match told."""
+    header = record.header
+    rules = game.rules(header.get("ruleset"), header.get("options") or {})
+    roles = list(rules.roles)
+    state = start_state(game, rules, header)
+
+    def view_of(state: Any) -> dict[str, Any]:
+        if as_role is not None:
+            view = dict(game.view(state, as_role, 1 << 62))  # no history: the entries come apart
+        else:
+            view = dict(table(state) if table is not None else table_view(game, state))
+        view.pop("history", None)
+        view.pop("history_from", None)
+        return view
+
+    before = view_of(state)
+    # A match from a position numbers its history on from the position's own decision number
+    # (the record's moves count from 1): the entries of move k are numbered ``base + k``.
+    base = getattr(state, "number", 0)
+    base = base if isinstance(base, int) else 0
+    items: list[Chapter | StoryLine] = list(_numbered(teller.start(before), 1))
+    for step in replay_steps(game, record):
+        own_key = step.option.key if as_role is None else None
+        entries = viewer_entries(game, step.state, roles, as_role, base + step.number, own_key)
+        after = view_of(step.state)
+        items.extend(_numbered(teller.tell(before, entries, after), step.number))
+        before = after
+    return Story(tuple(items))
+
+
+def _numbered(items: Iterable[Chapter | StoryLine], number: int) -> Iterator[Chapter | StoryLine]:
+    for item in items:
+        if isinstance(item, StoryLine) and item.kind not in KINDS:
+            raise ValueError(f"story line kind {item.kind!r} is not one of {', '.join(KINDS)}")
+        yield replace(item, number=number)
