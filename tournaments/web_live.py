@@ -31,6 +31,7 @@ from ..server.core.game import CHANCE
 from ..server.core.record import ReplayError, start_state
 from ..server.plugins import find_game_spec
 from ..server.review import game_for, render_view
+from .html import html_board
 
 __all__ = ["Changes", "LiveBoard", "spectator_view"]
 
@@ -145,8 +146,8 @@ class LiveBoard:
         """What a spectator may see now: ``n`` (decisions played, chance included), ``over``,
         ``outcome`` (once over: winner, termination, reason), ``pending`` (role and step of the
         decision asked, no options) and ``view`` (the public view, :func:`spectator_view`), or
-        ``text`` instead for a game whose board is text only; ``error`` if the record does not
-        replay."""
+        ``text`` instead for a game whose board is text only; ``panels`` (``HtmlBoard.panels``
+        of that view) for a board that draws some; ``error`` if the record does not replay."""
         out: dict[str, Any] = {"n": self.number, "over": self.over}
         if self.error is not None:
             out["error"] = self.error
@@ -162,8 +163,10 @@ class LiveBoard:
         seat = game.view(state, roles[0], max(0, self.number - RECENT))
         view = public_view(self._spec, state, seat)
         out["view"] = spectator_view(view)
-        spec = find_game_spec(game.name)
-        if not getattr(spec, "html_board", None):
+        board = html_board(game.name)
+        if board is not None and board.panels is not None:  # drawn from the public view: public too
+            out["panels"] = board.panels(out["view"])
+        if not board:
             bare = {k: v for k, v in view.items() if k not in ("history", "history_from")}
             try:
                 out["text"] = render_view(game, bare)

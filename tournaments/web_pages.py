@@ -185,7 +185,8 @@ LIVE_JS = r"""
     if (snap.text !== undefined) {
       boardEl.appendChild(h("pre", { "class": "board", text: snap.text }));
     } else if (view && BOARD) {
-      boardEl.appendChild(BOARD(view, { seat: view.role, log: view.history || [], n: Infinity, next: Infinity }));
+      boardEl.appendChild(BOARD(view, { seat: view.role, log: view.history || [], n: Infinity, next: Infinity,
+                                        panels: snap.panels || null, chapter: null }));
       spectate(boardEl);
     } else if (view) {
       boardEl.appendChild(h("pre", { "class": "board", text: JSON.stringify(view, null, 1) }));

@@ -109,6 +109,7 @@ def test_a_match_in_play_advances_live_and_standings_change_when_it_ends(served_
     live = get(url + f"api/matches/{match_id}/live").json()
     assert live["over"] is False and live["n"] >= 6 and live["pending"]["role"] == "p1"
     assert live["view"]["flags"] and "hand" in live["view"]
+    assert len(live["panels"]["flags"]) == len(live["view"]["flags"]) == 9  # the board's panels, of the public view
     page = get(url + f"matches/{match_id}").text  # the live page, not the record's
     assert 'id="live-board"' in page and 'data-track="omniscient"' not in page
     before = get(url + "api/standings").json()
