@@ -185,8 +185,9 @@ LIVE_JS = r"""
     if (snap.text !== undefined) {
       boardEl.appendChild(h("pre", { "class": "board", text: snap.text }));
     } else if (view && BOARD) {
-      boardEl.appendChild(BOARD(view, { seat: view.role, log: view.history || [], n: Infinity, next: Infinity,
-                                        panels: snap.panels || null, chapter: null }));
+      // n: the decision being asked (the end once over), as the report's viewer gives it
+      boardEl.appendChild(BOARD(view, { seat: view.role, log: view.history || [], n: snap.over ? Infinity : snap.n + 1,
+                                        next: Infinity, panels: snap.panels || null, chapter: null }));
       spectate(boardEl);
     } else if (view) {
       boardEl.appendChild(h("pre", { "class": "board", text: JSON.stringify(view, null, 1) }));
