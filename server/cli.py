@@ -213,6 +213,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not (args.tls_cert and args.tls_key):
             raise UsageError("--tls-cert and --tls-key go together")
         tls = TlsFiles(Path(args.tls_cert), Path(args.tls_key), Path(args.tls_client_ca) if args.tls_client_ca else None)
+    # A layer above's task beside the referee (`--http`: the web face), set by its serve_options:
+    # made here (its address bound, or one line on a mistake), started by start_server.
+    web = getattr(args, "beside", None)
+    beside = web(args) if web is not None else None
     try:
         asyncio.run(
             serve_forever(
@@ -229,6 +233,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 on_referee=lambda referee: setattr(referee, "submissions", submissions),
                 hosts=hosts,
                 sandbox=_sandbox(args),
+                beside=beside,
             )
         )
     except (ServeError, RegistryError) as exc:  # e.g. the port is taken, the token file is broken
@@ -411,14 +416,18 @@ def data_options(p: argparse.ArgumentParser) -> None:
 
 #: Adds commands to the ``standoff`` command's subparsers (a layer above the server's own).
 AddCommands = Callable[[Any], None]
+#: Adds options to ``standoff serve`` (a layer above's): it may set the default ``beside``, a
+#: function of the parsed arguments returning the task ``start_server`` starts beside the referee
+#: (or None), and raising :class:`UsageError` for a mistake.
+AddOptions = Callable[[argparse.ArgumentParser], None]
 
 
-def build_parser(*, run_commands: AddCommands | None = None,
-                 client_commands: AddCommands | None = None) -> argparse.ArgumentParser:
+def build_parser(*, run_commands: AddCommands | None = None, client_commands: AddCommands | None = None,
+                 serve_options: AddOptions | None = None) -> argparse.ArgumentParser:
     """The parser of the server's commands, with the layers above's commands in their places:
     ``run_commands`` (the tournaments') after ``games``, ``client_commands`` (the SDK's ``bot
-    run``) before ``accelerate``. The whole ``standoff`` command is
-    :func:`standoff.tournaments.cli.build_parser`."""
+    run``) before ``accelerate``, ``serve_options`` (``--http``) after ``serve``'s own. The whole
+    ``standoff`` command is :func:`standoff.tournaments.cli.build_parser`."""
     parser = argparse.ArgumentParser(prog="standoff", description="Standoff: a referee for card-game bots.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -495,6 +504,8 @@ def build_parser(*, run_commands: AddCommands | None = None,
     srv.add_argument("--submissions", default=None, metavar="DIR",
                      help="the registry NAME@VERSION bots are found in (default DATA_DIR/submissions)")
     srv.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    if serve_options is not None:
+        serve_options(srv)
     srv.set_defaults(func=cmd_serve)
 
     tok = sub.add_parser("token", help="manage bot tokens (only hashes are stored)")
@@ -588,12 +599,12 @@ def build_parser(*, run_commands: AddCommands | None = None,
 
 
 def main(argv: Sequence[str] | None = None, *, run_commands: AddCommands | None = None,
-         client_commands: AddCommands | None = None) -> int:
+         client_commands: AddCommands | None = None, serve_options: AddOptions | None = None) -> int:
     """Run one command of the parser :func:`build_parser` makes with these layers' commands:
     a user's mistake is one line and exit status 2, never a traceback."""
     from .logs import configure_logging
 
-    parser = build_parser(run_commands=run_commands, client_commands=client_commands)
+    parser = build_parser(run_commands=run_commands, client_commands=client_commands, serve_options=serve_options)
     args = parser.parse_args(argv)
     # Diagnostics go to stderr, warnings and errors only (`serve` logs more, as JSON lines); a host
     # that configured logging already (an embedding program, the test suite) keeps its own.

@@ -1,4 +1,5 @@
-"""Record files: one JSONL file per match, appended line by line (each flushed), fsync'd at match end.
+"""Record files: one JSONL file per match, appended line by line (each line flushed to the file as it
+is written, so that a reader sees the match as it goes), fsync'd at match end.
 
 A record is private (mode ``0600``, :mod:`.private_files`): its header carries the match seed."""
 
@@ -33,7 +34,10 @@ class RecordWriter:
     def write(self, line: dict[str, Any]) -> None:
         assert self._file is not None, "record already closed"
         self._file.write(dump_line(line) + "\n")
-        self._file.flush()  # one write(2) per line: what was played survives this process
+        # Flushed (not fsync'd) line by line: a live board (the web face) replays what was played
+        # so far, and a process that dies keeps the lines it wrote (a worker's death: the
+        # coordinator keeps them, tournaments/dispatch.py).
+        self._file.flush()
 
     def close(self) -> None:
         if self._file is not None:

@@ -12,6 +12,7 @@ ends its match as ``error``; a shutdown ends the rest as ``shutdown``: neither i
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,11 @@ class Referee:
         self.matches: dict[str, Match] = {}
         self.nursery: trio.Nursery | None = None
         self.draining = False  # shutting down: no new sessions (but reconnects) and no new matches
+        #: Told ``(match_id, number)`` after each decision line a match's record gets, and
+        #: ``(match_id, None)`` once a finished match left :attr:`matches` (its record closed): a
+        #: live view of the matches (the web face) wakes on it instead of polling. Called in trio,
+        #: synchronously: an observer must not block (it wakes its own tasks).
+        self.observers: list[Callable[[str, int | None], None]] = []
 
     @property
     def data_dir(self) -> Path:
@@ -506,7 +512,8 @@ class Referee:
         record = RecordFile(self.data_dir / "records" / f"{match_id}.jsonl")
         driver = (FrontDriver if self.hosts is not None else MatchDriver)(
             game, rules, seed, {role: seat.bot for role, seat in seats.items()}, match_id=match_id,
-            time_control=time_control, policy=policy, retries=retries, on_line=record, code_version=code_version(),
+            time_control=time_control, policy=policy, retries=retries, on_line=self._observed(match_id, record),
+            code_version=code_version(),
             position=position, leg=leg,
         )
         match = Match(match_id, game, rules, seed, seats, driver, time_control, policy, retries, connect_timeout_s,
@@ -516,6 +523,19 @@ class Referee:
         for name in dict.fromkeys(s.identity for s in seats.values() if type(s) is RemoteSeat):
             self._take_seats(name)
         return match
+
+    def _observed(self, match_id: str, record: RecordFile) -> Callable[[dict[str, Any]], None]:
+        """The record's ``on_line``, telling :attr:`observers` each decision's number after its
+        line is written (the line itself stays here: it may be a secret draw)."""
+        observers = self.observers
+
+        def on_line(line: dict[str, Any]) -> None:
+            record(line)
+            if observers and line.get("type") == "decision":
+                for observer in observers:
+                    observer(match_id, line["n"])
+
+        return on_line
 
     def _seat(self, role: str, bot: str, game: Game, seed: int, match_id: str, leg: int = 0) -> Seat:
         if bot.startswith("remote:"):
@@ -610,6 +630,8 @@ class Referee:
                 # match ListMatches shows finished is one GetMatchRecord serves.
                 match.status = pb.MATCH_STATUS_FINISHED
                 self.matches.pop(match.id, None)  # finished matches live on in their records
+                for observer in self.observers:
+                    observer(match.id, None)
                 with trio.move_on_after(FINISH_TIMEOUT_S):
                     await self._tell_seats(match)
                 # After MatchEnded: its bots may take their next waiting match.

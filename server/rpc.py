@@ -87,6 +87,11 @@ STATUS_OF_ENDING = {
 }
 
 
+#: A task started beside the referee (``start_server(beside=...)``): ``await beside(referee,
+#: task_status=...)`` in trio, calling ``task_status.started()`` once it serves.
+Beside = Callable[..., Any]
+
+
 class ServeError(ValueError):
     """A server that cannot start as configured (bad address, plaintext on a public address...)."""
 
@@ -599,6 +604,7 @@ async def start_server(
     on_referee: Callable[[Referee], None] | None = None,
     hosts: HostPool | None = None,
     sandbox: Sandbox | None = None,
+    beside: Beside | None = None,
 ) -> RunningServer:
     """Bind, start trio and the referee, and serve. Raises :class:`ServeError`.
 
@@ -608,7 +614,10 @@ async def start_server(
     referee, its matches played by these hosts (:class:`~.host_pool.ProcessHosts`...) and this
     process only holding sessions and routing their bytes. ``sandbox``: how untrusted plugin bots
     run (default: sandboxed, :mod:`.sandbox`); sandboxed, the server also listens on a Unix
-    socket in a private folder, their only channel to it."""
+    socket in a private folder, their only channel to it. ``beside``: a trio task started next to
+    the referee once it runs (``await beside(referee, task_status=...)``, before the first call is
+    taken), cancelled with trio when the server stops: what a layer above serves from the referee
+    (the web face, ``standoff serve --http``); its error at start stops the start."""
     if tls is None and not insecure and not is_loopback(address):
         raise ServeError(
             f"refusing plaintext on non-loopback address {address}: give --tls-cert/--tls-key, "
@@ -657,6 +666,15 @@ async def start_server(
         raise
     if on_referee is not None:
         on_referee(referee)
+    if beside is not None:
+        try:
+            await bridge.call(bridge.nursery.start, beside, referee)
+        except BaseException:
+            await bridge.stop()
+            await server.stop(None)
+            if socket_dir is not None:
+                shutil.rmtree(socket_dir, ignore_errors=True)
+            raise
     servicer = RefereeServicer(bridge, referee, tokens, limits)
     server.add_generic_rpc_handlers([_handlers(servicer)])
     health_servicer = health.aio.HealthServicer() if hasattr(health, "aio") else health.HealthServicer()

@@ -32,6 +32,7 @@ NEEDS = {
 SLOW_MODULES = (
     "tests/test_node_bot.py",
     "tests/tournaments/test_ray_hosts.py",
+    "tests/web/test_web_browser.py",  # a live page in Chromium; tests/web/ keeps its quick tests elsewhere
 )
 
 #: Fixtures that are heavy set-ups, by module: a test using one gets these markers.
@@ -55,10 +56,20 @@ MARKS = {
     "tests/schotten_totten/test_panels.py::test_the_page_names_formations_where_the_cards_lie_and_proves_claims_on_hover": (
         "browser", "slow"),
     "tests/twilight_struggle/test_ts_panels.py::test_the_panel_and_card_text_in_headless_chromium": ("browser", "slow"),
+    "tests/web/test_web_browser.py::test_the_live_page_advances_and_the_standings_change_when_the_match_ends": (
+        "browser", "slow"),
 }
 
 #: Slow tests by module (every parametrization of each).
 SLOW = {
+    "tests/web/test_web_run.py": [
+        "test_a_running_tournament_shows_its_matches_live_and_its_standings_change",
+        "test_a_paired_leg_is_withheld_while_its_twin_plays",
+        "test_tournament_with_a_port_in_use_exits_2_before_playing",
+        "test_a_multi_game_match_has_a_page_per_game",
+    ],
+    "tests/web/test_web_server.py": ["test_serve_with_a_port_in_use_exits_2_with_one_line"],
+    "tests/web/test_web_leaks.py": ["test_twilight_struggle_in_play_leaks_nothing_over_http"],
     "tests/bots/test_bot_strength_bench.py": [
         "test_against_plays_the_same_games_on_both_trees",
         "test_twilight_struggle_pairings_and_bad_input",

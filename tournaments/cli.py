@@ -20,16 +20,36 @@ from .reindex import cmd_reindex
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``standoff``: every command of every layer (the console script)."""
-    return server_cli.main(argv, run_commands=add_commands, client_commands=sdk_cli.add_commands)
+    return server_cli.main(argv, run_commands=add_commands, client_commands=sdk_cli.add_commands,
+                           serve_options=serve_options)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command's parser (docs/cli.md is generated from it)."""
-    return server_cli.build_parser(run_commands=add_commands, client_commands=sdk_cli.add_commands)
+    return server_cli.build_parser(run_commands=add_commands, client_commands=sdk_cli.add_commands,
+                                   serve_options=serve_options)
+
+
+def serve_options(parser: argparse.ArgumentParser) -> None:
+    """``standoff serve --http``: the web face (:mod:`.web`, imported when it is asked for)."""
+    from .web_http import HTTP_HELP
+
+    parser.add_argument("--http", default=None, metavar="ADDRESS", help=HTTP_HELP)
+
+    def beside(args: argparse.Namespace):
+        if not args.http:
+            return None
+        from .web import server_beside
+
+        return server_beside(args)
+
+    parser.set_defaults(beside=beside)
 
 
 def add_commands(sub) -> None:
     """The tournaments' commands, on the ``standoff`` command's subparsers."""
+    from .web_http import HTTP_HELP
+
     data_options = server_cli.data_options
 
     def run_options(p: argparse.ArgumentParser) -> None:
@@ -38,6 +58,7 @@ def add_commands(sub) -> None:
                        help="run untrusted entrants unsandboxed (as the config's `unsandboxed = true`)")
         p.add_argument("--no-verify", action="store_true",
                        help="resume without checking the results already there against their records")
+        p.add_argument("--http", default=None, metavar="ADDRESS", help=HTTP_HELP.replace("standings", "ratings"))
         data_options(p)
 
     tour = sub.add_parser("tournament", help="run (or resume) a tournament from a TOML config")
@@ -120,11 +141,16 @@ def _tournament(args: argparse.Namespace, *, ladder: bool) -> int:
         print(f"after {index.last_round() or 0} rounds ({index.count()} matches): {table}",
               file=sys.stderr, flush=True)
 
+    beside = None
+    if args.http:  # bound now: a bad address or a port in use is one line before anything is played
+        from .web import run_beside
+
+        beside = run_beside(args.http)
     try:
         summary = run_tournament(
             config, registry=registry, fresh=args.fresh, ladder=ladder, rounds=getattr(args, "rounds", None),
             progress=sys.stderr, tokens=token_registry(args), announce=announce,
-            on_round=on_round if ladder else None, verify=not args.no_verify,
+            on_round=on_round if ladder else None, verify=not args.no_verify, beside=beside,
         )
     except (RunError, RegistryError) as exc:
         raise UsageError(str(exc)) from None

@@ -167,10 +167,12 @@ async def run_schedule(
     rounds: int | None = None,
     progress: TextIO | None = None,
     on_round: Callable[[RunIndex], None] | None = None,
+    playing: dict[str, MatchSpec] | None = None,
 ) -> RunSummary:
     """The trio part of a run, in the run folder :func:`prepare` opened. ``referee`` (serving
     ``prepared.folder``) is needed when some matches cannot run in the match executor (remote
-    entrants, untrusted plugin bots)."""
+    entrants, untrusted plugin bots). ``playing``: kept up to date with the matches being
+    played, by id (the web face's matches in play)."""
     config, folder, done_ids, index = prepared.config, prepared.folder, prepared.done, prepared.index
     assert index is not None, "prepare() opens the run's index"
     writer = ResultWriter(folder, index, config, prepared.entrants())
@@ -210,9 +212,13 @@ async def run_schedule(
 
         async def play(spec: MatchSpec, send: trio.MemorySendChannel[Result]) -> None:
             async with send:
+                if playing is not None:
+                    playing[spec.match_id] = spec
                 try:
                     send.send_nowait(await executor.play(spec))
                 finally:
+                    if playing is not None:
+                        playing.pop(spec.match_id, None)
                     limiter.release_on_behalf_of(spec)
 
         async def write() -> None:
@@ -325,10 +331,14 @@ def run_tournament(
     announce: Callable[[str], None] | None = None,
     on_round: Callable[[RunIndex], None] | None = None,
     verify: bool = True,
+    beside: Callable[..., Any] | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament to its end and return the summary. Ctrl-C stops it cleanly:
     the results so far are kept and the outputs rewritten from them. A resume first verifies
-    the results already there (``verify``; :class:`RunError` if they were changed)."""
+    the results already there (``verify``; :class:`RunError` if they were changed). ``beside``:
+    a trio task run next to the run and cancelled when it ends (the web face, ``--http``):
+    ``await beside(prepared, referee, playing, task_status=...)``, ``playing`` the matches in
+    play by id (:func:`run_schedule`), ``referee`` None when the run needs none."""
     if registry is None:
         from ..server.plugins import load_registry
 
@@ -337,10 +347,20 @@ def run_tournament(
     prepared = None
     try:
         prepared = prepare(config, registry, fresh=fresh, verify=verify, ladder=ladder)
+
+        async def play(referee: Any = None) -> RunSummary:
+            if beside is None:
+                return await run_schedule(prepared, registry, referee=referee, **kwargs)
+            playing: dict[str, MatchSpec] = {}
+            async with trio.open_nursery() as nursery:
+                await nursery.start(beside, prepared, referee, playing)
+                summary = await run_schedule(prepared, registry, referee=referee, playing=playing, **kwargs)
+                nursery.cancel_scope.cancel()
+            return summary
+
         if not needs_referee(config, registry):
-            return trio.run(lambda: run_schedule(prepared, registry, **kwargs))
-        return run_served(prepared, registry, tokens, announce,
-                          lambda referee: run_schedule(prepared, registry, referee=referee, **kwargs))
+            return trio.run(play)
+        return run_served(prepared, registry, tokens, announce, play)
     except BaseException as exc:
         if not _interrupted(exc):
             if (error := _run_error(exc)) is not None:

@@ -41,8 +41,9 @@ def comparable_record(text: str, *, match_id: bool = True) -> list[dict]:
 class ServerThread:
     def __init__(
         self, data_dir: Path, *, grace_s: float = 1.0, inbox_limit: int = 64, registry=None, port: int = 0,
-        limits=None, match_workers: int = 0, hosts=None, sandbox=None,
+        limits=None, match_workers: int = 0, hosts=None, sandbox=None, beside=None,
     ) -> None:
+        self.beside = beside  # a task beside the referee (start_server(beside=...): the web face)
         self.port = port
         self.sandbox = sandbox  # standoff.server.sandbox.Sandbox (None: the server's default, sandboxed)
         self.match_workers = match_workers  # > 0: a split referee, matches in worker processes
@@ -67,7 +68,7 @@ class ServerThread:
             running = await start_server(
                 f"127.0.0.1:{self.port}", tokens=self.tokens, registry=self.registry, data_dir=self.data_dir,
                 grace_s=self.grace_s, inbox_limit=self.inbox_limit, limits=self.limits,
-                hosts=self.hosts, sandbox=self.sandbox,
+                hosts=self.hosts, sandbox=self.sandbox, beside=self.beside,
             )
             self.running = running
             self.address = running.address
