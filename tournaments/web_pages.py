@@ -29,6 +29,19 @@ STYLE = """
 .pill.over { background: #e8f6ee; color: #1f8a4c; }
 .side { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
 @media (max-width: 900px) { .side { grid-template-columns: 1fr; } }
+#live-side-board:empty { display: none; }
+#live-log { flex-direction: column; }  /* oldest first, scrolled to the end (the viewer's log box is reversed) */
+main.live-frame { max-width: 1600px; padding: 8px 12px 16px; }
+/* A laptop's window: the board beside the hands, the latest moves and the standings, the map
+   scaled to the height left (as the match pages' frame does), nothing below the fold. */
+@media (min-width: 1000px) and (min-height: 560px) {
+  main.live-frame { display: grid; grid-template-columns: minmax(0, 1fr) clamp(300px, 30vw, 480px); gap: 12px;
+                    align-items: start; }
+  main.live-frame > .side { grid-template-columns: 1fr; gap: 8px; }
+  main.live-frame > .side section { margin: 0; }
+  main.live-frame #live-board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 330px); }
+  main.live-frame .log { max-height: calc(50vh - 120px); }
+}
 """
 
 
@@ -189,6 +202,10 @@ LIVE_JS = r"""
       boardEl.appendChild(BOARD(view, { seat: view.role, log: view.history || [], n: snap.over ? Infinity : snap.n + 1,
                                         next: Infinity, panels: snap.panels || null, chapter: null }));
       spectate(boardEl);
+      // what the board puts beside the log (data-pane="side": the hands) goes to the side column
+      var sideBoard = document.getElementById("live-side-board");
+      sideBoard.textContent = "";
+      Array.prototype.slice.call(boardEl.querySelectorAll("[data-pane=side]")).forEach(function (el) { sideBoard.appendChild(el); });
     } else if (view) {
       boardEl.appendChild(h("pre", { "class": "board", text: JSON.stringify(view, null, 1) }));
     }
@@ -255,16 +272,16 @@ def live_page(match: Mapping[str, Any], snapshot: Mapping[str, Any], board: Any)
                f'<script type="application/json" id="live-init">{_json_island(snapshot)}</script>']
     if board is not None and board.data is not None:
         islands.append(f'<script type="application/json" id="board-data">{_json_island(board.data())}</script>')
-    wide = ' class="wide"' if board is not None and board.wide else ""
+    wide = board is not None and board.wide
     sub = f"{esc(match.get('game', ''))} \u00b7 {_seats(match.get('seats') or {})}"
     body = f"""<header class="top"><h1>{esc(title)}</h1><div class="sub">{sub}</div><div class="sub">{NAV}</div></header>
-<main{wide}>
+<main class="live-frame{' wide' if wide else ''}">
 <section id="live">
 <div id="live-status" class="live-status"></div>
 <div id="live-board"></div>
 <p class="note">A spectator's board: public information only (hands face down, no deck order, private moves hidden), updated as the match is played. Every hand and decision are on the match's page once it is over.</p>
 </section>
-<div class="side"><section><h2>Latest moves</h2><div id="live-log" class="log"></div></section>
+<div class="side"><section id="live-side-board"></section><section><h2>Latest moves</h2><div id="live-log" class="log"></div></section>
 <section><h2>Standings</h2><div id="live-standings"></div></section></div>
 </main>
 {''.join(islands)}"""

@@ -50,8 +50,9 @@ def test_the_live_page_advances_and_the_standings_change_when_the_match_ends(tmp
         first = int(browser.wait_for("document.body && document.body.getAttribute('data-n')"))
         assert browser.evaluate("document.querySelector('#live-board table.st') !== null")  # the game's board
         # a spectator is no seat: no hand is "this seat"'s, the seat's own is face down too
-        assert "this seat" not in browser.evaluate("document.getElementById('live-board').textContent")
-        assert browser.evaluate("document.querySelectorAll('#live-board .hand .card').length") >= 7
+        assert "this seat" not in browser.evaluate("document.getElementById('live').parentNode.textContent")
+        # the hands sit beside the board (the side column), face down
+        assert browser.evaluate("document.querySelectorAll('#live-side-board .hand .card').length") >= 7
         assert browser.evaluate("document.body.getAttribute('data-over')") == "false"
         browser.wait_for("document.body.getAttribute('data-standings') !== null || "
                          "document.querySelector('#live-standings p') !== null")
