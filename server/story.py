@@ -22,7 +22,7 @@ viewer's "jump to chapter" goes to the first player decision numbered ``k`` or l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
@@ -31,7 +31,8 @@ from .core.flow import history_since
 from .core.game import Game
 from .core.record import Record, replay_steps, start_state
 
-__all__ = ["KINDS", "Chapter", "Story", "StoryLine", "StoryTeller", "history_base", "tell", "viewer_entries"]
+__all__ = ["KINDS", "Chapter", "Narrator", "Story", "StoryLine", "StoryTeller", "history_base", "public_entries", "tell",
+           "viewer_entries"]
 
 #: The kinds of line a teller may give (the page colours by kind; the text replay ignores it).
 KINDS = (
@@ -149,6 +150,46 @@ def history_base(initial: Any) -> int:
     return base if isinstance(base, int) else 0
 
 
+class Narrator:
+    """Tells a match one decision at a time: :func:`tell` drives it over a record, a live board
+    (the web face) as the match's record grows. ``view_of(state)``: the viewer's view, without
+    history; ``entries_of(state, number, decision_key)``: the history entries numbered
+    ``number`` as the viewer saw them (``decision_key``: the record's key of that decision)."""
+
+    def __init__(self, teller: StoryTeller, initial: Any, view_of: Callable[[Any], dict[str, Any]],
+                 entries_of: Callable[[Any, int, str | None], list[list[Any]]]) -> None:
+        self.teller = teller
+        self.view_of = view_of
+        self.entries_of = entries_of
+        self.base = history_base(initial)
+        self.before = view_of(initial)
+        self.items: list[Chapter | StoryLine] = list(_numbered(teller.start(self.before), 1))
+
+    def step(self, state: Any, number: int, decision_key: str | None = None) -> list[Chapter | StoryLine]:
+        """Tell decision ``number`` (the record's, from 1), ``state`` being the state after it;
+        returns (and keeps) the new items."""
+        entries = self.entries_of(state, self.base + number, decision_key)
+        after = self.view_of(state)
+        new = list(_numbered(self.teller.tell(self.before, entries, after), number))
+        self.items.extend(new)
+        self.before = after
+        return new
+
+    def story(self) -> Story:
+        return Story(tuple(self.items))
+
+
+def public_entries(state: Any, number: int, decision_key: str | None = None) -> list[list[Any]]:
+    """The history entries numbered ``number`` as nobody's seat sees them (a spectator): every
+    entry shown to only some roles in its redacted form. Only a game built on :mod:`.core.flow`
+    keeps its history where this can read it; another game gets no entries (its story, if any,
+    is then told from the public views alone)."""
+    history = getattr(state, "history", _NO_HISTORY)
+    if not (history is None or (isinstance(history, tuple) and len(history) == 2)):
+        return []
+    return [[e.number, e.role, e.step, e.seen_by("")] for e in history_since(history, number - 1) if e.number == number]
+
+
 def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None = None,
          table: Any = None) -> Story:
     """Replay ``record`` and tell it as ``as_role`` saw it (``None``: omniscient, from the whole
@@ -168,16 +209,13 @@ def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None
         view.pop("history_from", None)
         return view
 
-    before = view_of(state)
-    base = history_base(state)
-    items: list[Chapter | StoryLine] = list(_numbered(teller.start(before), 1))
+    def entries_of(state: Any, number: int, decision_key: str | None) -> list[list[Any]]:
+        return viewer_entries(game, state, roles, as_role, number, decision_key)
+
+    narrator = Narrator(teller, state, view_of, entries_of)
     for step in replay_steps(game, record):
-        own_key = step.option.key if as_role is None else None
-        entries = viewer_entries(game, step.state, roles, as_role, base + step.number, own_key)
-        after = view_of(step.state)
-        items.extend(_numbered(teller.tell(before, entries, after), step.number))
-        before = after
-    return Story(tuple(items))
+        narrator.step(step.state, step.number, step.option.key if as_role is None else None)
+    return narrator.story()
 
 
 def _numbered(items: Iterable[Chapter | StoryLine], number: int) -> Iterator[Chapter | StoryLine]:

@@ -31,12 +31,15 @@ from ..server.core.game import CHANCE
 from ..server.core.record import ReplayError, start_state
 from ..server.plugins import find_game_spec
 from ..server.review import game_for, render_view
+from ..server.story import Chapter, Narrator, public_entries
 from .html import html_board
 
 __all__ = ["Changes", "LiveBoard", "spectator_view"]
 
 #: How many of the latest history entries a snapshot's view carries (the live page's log).
 RECENT = 40
+#: How many of the latest story items (chapters and lines) a snapshot carries.
+STORY_ITEMS = 60
 #: Face-down card: how the boards draw a card whose face is not shown.
 FACE_DOWN = "?"
 
@@ -90,6 +93,7 @@ class LiveBoard:
         self.outcome: dict[str, Any] | None = None
         self.error: str | None = None
         self._spec: Any = None
+        self._narrator: Narrator | None = None  # the game's teller, told from the public views
 
     def advance(self) -> bool:
         """Read and apply the lines written since the last call; whether anything changed. A
@@ -127,6 +131,11 @@ class LiveBoard:
             spec = find_game_spec(self.game.name)
             self._spec = types.SimpleNamespace(game=self.game, roles=tuple(self.rules.roles),
                                                parts=getattr(spec, "rl", None))
+            if spec is not None and spec.story is not None:
+                try:
+                    self._narrator = Narrator(spec.story(), self.state, self._story_view, public_entries)
+                except Exception:  # noqa: BLE001 - as in _tell: no live story, the board goes on
+                    self._narrator = None
         elif kind == "decision":
             if self.state is None:
                 raise ReplayError("a decision before the header")
@@ -135,8 +144,46 @@ class LiveBoard:
                 raise ReplayError(f"decision {line.get('n')}: the match was already over")
             self.game.apply(self.state, decision.options[decision.index_of(line["key"])])
             self.number += 1
+            self._tell()
         elif kind == "outcome":
             self.outcome = line
+
+    def _story_view(self, state: Any) -> dict[str, Any]:
+        """The public view as the game's teller reads a spectator's: the first seat's view made
+        public, its own hand unknown (``None``: counted, not shown), no history."""
+        seat = self.game.view(state, self._spec.roles[0], 1 << 62)
+        view = dict(public_view(self._spec, state, seat))
+        view.pop("history", None)
+        view.pop("history_from", None)
+        view["hand"] = None
+        return view
+
+    def _tell(self) -> None:
+        if self._narrator is None:
+            return
+        try:
+            self._narrator.step(self.state, self.number)
+        except Exception:  # noqa: BLE001 - a teller's bug costs the live story, never the board
+            self._narrator = None
+
+    def story(self, last: int = STORY_ITEMS) -> list[list[Any]]:
+        """The latest ``last`` items of the match's story as a spectator is told it (public views,
+        the history's private entries redacted): ``["c", title, number]`` for a chapter,
+        ``["l", number, text, kind, role, detail]`` for a line; [] for a game without a teller."""
+        if self._narrator is None:
+            return []
+        items = self._narrator.items
+        window = items[-last:]
+        if window and not isinstance(window[0], Chapter):  # begin under the chapter it belongs to
+            heading = next((i for i in reversed(items[: len(items) - len(window)]) if isinstance(i, Chapter)), None)
+            window = ([heading] if heading is not None else []) + window
+        out = []
+        for item in window:
+            if isinstance(item, Chapter):
+                out.append(["c", item.title, item.number])
+            else:
+                out.append(["l", item.number, item.text, item.kind, item.role, list(item.detail)])
+        return out
 
     @property
     def over(self) -> bool:
@@ -147,7 +194,8 @@ class LiveBoard:
         ``outcome`` (once over: winner, termination, reason), ``pending`` (role and step of the
         decision asked, no options) and ``view`` (the public view, :func:`spectator_view`), or
         ``text`` instead for a game whose board is text only; ``panels`` (``HtmlBoard.panels``
-        of that view) for a board that draws some; ``error`` if the record does not replay."""
+        of that view) for a board that draws some; ``story`` (:meth:`story`) for a game with a
+        teller; ``error`` if the record does not replay."""
         out: dict[str, Any] = {"n": self.number, "over": self.over}
         if self.error is not None:
             out["error"] = self.error
@@ -163,6 +211,9 @@ class LiveBoard:
         seat = game.view(state, roles[0], max(0, self.number - RECENT))
         view = public_view(self._spec, state, seat)
         out["view"] = spectator_view(view)
+        story = self.story()
+        if story:
+            out["story"] = story
         board = html_board(game.name)
         if board is not None and board.panels is not None:  # drawn from the public view: public too
             out["panels"] = board.panels(out["view"])

@@ -210,9 +210,21 @@ LIVE_JS = r"""
       boardEl.appendChild(h("pre", { "class": "board", text: JSON.stringify(view, null, 1) }));
     }
     logEl.textContent = "";
-    ((view && view.history) || []).slice(-40).forEach(function (e) {
-      logEl.appendChild(h("div", null, [h("span", { "class": "n", text: String(e[0]) }), e[1] + " " + e[2] + " " + e[3]]));
-    });
+    if (snap.story && snap.story.length) {  // the game's story, told from the public view
+      logEl.className = "log story";
+      snap.story.forEach(function (item) {
+        if (item[0] === "c") { logEl.appendChild(h("div", { "class": "ch", text: item[1] })); return; }
+        var line = h("div", { "class": "ln k-" + item[3], "data-n": String(item[1]), text: item[2] });
+        if (item[5] && item[5].length) {
+          line.appendChild(h("ul", { "class": "detail" }, item[5].map(function (d) { return h("li", { text: d }); })));
+        }
+        logEl.appendChild(line);
+      });
+    } else {  // a game without a teller: the history's keys, as the public view shows them
+      ((view && view.history) || []).slice(-40).forEach(function (e) {
+        logEl.appendChild(h("div", null, [h("span", { "class": "n", text: String(e[0]) }), e[1] + " " + e[2] + " " + e[3]]));
+      });
+    }
     logEl.scrollTop = logEl.scrollHeight;
   }
   // The boards label the seat whose view they draw ("this seat"); a spectator is no seat, and

@@ -224,3 +224,41 @@ def test_a_multi_game_match_has_a_page_per_game(tmp_path):
     finally:
         served.close()
         source.close()
+
+
+@pytest.mark.parametrize("game, bots", [("schotten-totten", ("greedy", "probability")),
+                                        ("twilight-struggle", ("ts-heuristic", "random"))])
+def test_a_live_board_tells_the_match_as_a_spectator_is_told_it(tmp_path, game, bots):
+    """The live page's log is the game's story told from the public view: sentences, not keys;
+    draws counted, never named; the same story whether the record arrives at once or line by
+    line."""
+    import re
+
+    record = tmp_path / "match.jsonl"
+    subprocess.run([sys.executable, "-m", "standoff.tournaments.cli", "play", game, "--seed", "11",
+                    "--record", str(record), "--bot", bots[0], "--bot", bots[1]], check=True,
+                   capture_output=True, timeout=300)
+    whole = LiveBoard(record)
+    whole.advance()
+    story = whole.story(last=10**6)
+    assert story[0][0] == "c" and any(item[0] == "l" for item in story)
+    texts = [item[2] for item in story if item[0] == "l"]
+    assert not [t for t in texts if re.search(r"\b(card|country|deck|flag|use|die|hand):\S", t)]
+    assert not [t for t in texts if "?" in t]  # no face-down placeholder read as a card's name
+    if game == "schotten-totten":
+        draws = [t for t in texts if " draws " in t]
+        assert draws and all(re.search(r"draws (a troop card|a tactics card|\w+ cards?)", t) for t in draws), draws[:3]
+    else:
+        deals = [t for t in texts if " draws " in t]
+        assert deals and all(re.fullmatch(r"The USSR draws \d+ cards?; the US draws \d+ cards?\.", t) for t in deals), deals[:3]
+    # line by line, as a live board meets it
+    growing = tmp_path / "growing.jsonl"
+    stepped = LiveBoard(growing)
+    with open(growing, "wb") as out:
+        for line in record.read_bytes().splitlines(keepends=True):
+            out.write(line)
+            out.flush()
+            stepped.advance()
+    assert stepped.story(last=10**6) == story
+    assert whole.snapshot()["story"] == whole.story()  # the snapshot carries the latest items
+    assert len(whole.story(last=5)) <= 6 and whole.story(last=5)[0][0] == "c"

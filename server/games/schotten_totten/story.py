@@ -71,11 +71,13 @@ class Hand:
         hands = view.get("hands")
         if isinstance(hands, Mapping) and role in hands:
             self.cards: list[str] | None = list(hands[role])
-        elif view.get("role") == role:
-            self.cards = list(view.get("hand") or [])
+        elif view.get("role") == role and view.get("hand") is not None:
+            self.cards = list(view["hand"])
         else:
             self.cards = None
         other = (view.get("opponents") or {}).get(role) or {}
+        if view.get("role") == role and self.cards is None:  # a spectator's view: counts only
+            other = dict(view.get("hand_size") or {})
         if self.cards is not None:
             self.troops = sum(1 for c in self.cards if _is_troop(c))
             self.tactics = len(self.cards) - self.troops

@@ -438,14 +438,18 @@ def _kind_of(parts: list[Any]) -> str:
 def _hand(view: Mapping[str, Any], side: str) -> list[str] | None:
     if view.get("role") is None:
         return list((view.get("hands") or {}).get(side) or [])
-    if view.get("role") == side:
-        return list(view.get("hand") or [])
-    return None
+    if view.get("role") == side and view.get("hand") is not None:
+        return list(view["hand"])
+    return None  # another's hand; or a spectator's view (the web face's), its ``hand`` None
 
 
 def _hand_size(view: Mapping[str, Any], side: str) -> int:
     hand = _hand(view, side)
-    return len(hand) if hand is not None else int(view.get("opponent_hand_size") or 0)
+    if hand is not None:
+        return len(hand)
+    if view.get("role") == side:  # a spectator's view: the seat's own hand counted, not shown
+        return int(view.get("hand_size") or 0)
+    return int(view.get("opponent_hand_size") or 0)
 
 
 def _holds_scoring(view: Mapping[str, Any], side: str) -> bool:
