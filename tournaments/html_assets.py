@@ -169,9 +169,9 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
 }
 """
 
-VIEWER_JS = r"""
-(function () {
-  "use strict";
+#: The page scripts' two helpers (the viewer's, the web face's live page's): ``json(id)`` reads a
+#: JSON island, ``h(tag, attrs, children)`` makes an element (a board script uses both).
+HELPERS_JS = r"""
   function json(id) {
     var el = document.getElementById(id);
     return el ? JSON.parse(el.textContent) : null;
@@ -189,7 +189,12 @@ VIEWER_JS = r"""
     });
     return el;
   }
-  function applyDelta(prev, delta) {
+"""
+
+VIEWER_JS = r"""
+(function () {
+  "use strict";
+""" + HELPERS_JS + r"""  function applyDelta(prev, delta) {
     var view = Object.assign({}, prev || {});
     Object.keys(delta).forEach(function (k) {
       var x = delta[k];

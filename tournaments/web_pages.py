@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .html import _json_island, _page, esc
+from .html_assets import HELPERS_JS
 
 __all__ = ["front_page", "finished_page", "live_page", "message_page", "standings_table"]
 
@@ -146,24 +147,7 @@ def message_page(title: str, message: str) -> str:
 LIVE_JS = r"""
 (function () {
   "use strict";
-  function json(id) {
-    var el = document.getElementById(id);
-    return el ? JSON.parse(el.textContent) : null;
-  }
-  function h(tag, attrs, children) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (k) {
-        if (k === "text") { el.textContent = attrs[k]; } else { el.setAttribute(k, attrs[k]); }
-      });
-    }
-    (children || []).forEach(function (c) {
-      if (c === null || c === undefined) { return; }
-      el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return el;
-  }
-  var BOARD = null;  // the game's board script sets it (HtmlBoard.script)
+""" + HELPERS_JS + r"""  var BOARD = null;  // the game's board script sets it (HtmlBoard.script)
 /*@BOARD@*/
   var meta = json("live-meta") || {};
   var boardEl = document.getElementById("live-board");
