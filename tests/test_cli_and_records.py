@@ -70,7 +70,7 @@ def test_play_rulesets_and_options(tmp_path, capsys, ruleset, options):
 def test_replay_prints_every_step_and_the_outcome(tmp_path, capsys):
     _, path = _play(tmp_path)
     capsys.readouterr()
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), "--keys"]) == 0  # the decisions' keys (the default: the story)
     out = capsys.readouterr().out
     moves = len(read_record(path).moves)
     assert out.count("\n[") + out.startswith("[") == moves

@@ -85,7 +85,7 @@ def test_the_run_verifies_and_the_record_replays(run_dir):
     assert verified.returncode == 0, verified.stderr
     assert "2 replayed" in verified.stdout
     path = sorted((run_dir / "records").glob("*.jsonl"))[0]
-    shown = cli("replay", str(path), "--quiet")
+    shown = cli("replay", str(path), "--keys", "--quiet")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     moves = read_record(path).moves

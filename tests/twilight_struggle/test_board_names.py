@@ -35,7 +35,7 @@ def record_file(tmp_path_factory):
 
 def replay(path, **extra) -> str:
     args = Namespace(record=str(path), as_role=None, omniscient=False, start=1, step=False, quiet=False,
-                     position=None, notation=False)
+                     position=None, notation=False, keys=True)
     for key, value in extra.items():
         setattr(args, key, value)
     out = io.StringIO()
