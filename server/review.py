@@ -168,6 +168,7 @@ class Frame:
     index: int | None
     move: dict[str, Any]
     view: dict[str, Any] | None = None  # per seat: the view when the decision was asked
+    labels: tuple[str | None, ...] | None = None  # the options' labels, beside ``options``
     _board: str | None = field(default=None, repr=False)
     _game: Any = field(default=None, repr=False)
 
@@ -284,6 +285,7 @@ def review(
                 own=own,
                 prompt=decision.prompt if own else None,
                 options=tuple(o.key for o in decision.options) if own else None,
+                labels=tuple(o.label for o in decision.options) if own else None,
                 index=step.index if own else None,
                 move=move,
                 view=before_view,

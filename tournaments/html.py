@@ -212,7 +212,19 @@ def match_tracks(game: Any, record: Any) -> dict[str, Any]:
     }
     if meta["faults"]:  # the policy that handled them (no faults: nothing to say)
         meta["faults"] += [line for line in lines if line.startswith("fault policy:")]
-    return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board}
+    return {"timeline": timeline, "tracks": tracks, "meta": meta, "final_board": omniscient.final_board,
+            "labels": _labels(omniscient)}
+
+
+def _labels(omniscient: Review) -> dict[str, str]:
+    """The options' labels by key ("card:fidel" -> "Fidel"), for the page's decision box (the key
+    stays its tooltip): each key's first label, where it says more than the key."""
+    labels: dict[str, str] = {}
+    for frame in omniscient.frames:
+        for key, label in zip(frame.options or (), frame.labels or ()):
+            if label and label != key and key not in labels:
+                labels[key] = label
+    return labels
 
 
 def _story(game: Any, record: Any, role: str | None, table: Any) -> dict[str, Any]:
@@ -516,6 +528,7 @@ def _viewer_page(title: str, nav: str, subtitle: str, data: Mapping[str, Any], s
         for role in meta["roles"]
     ) + '<label><input type="radio" name="seat" value="omniscient" checked> omniscient</label>'
     islands = [f'<script type="application/json" id="meta">{_json_island(meta)}</script>',
+               f'<script type="application/json" id="labels">{_json_island(data.get("labels") or {})}</script>',
                f'<script type="application/json" id="timeline">{_json_island(data["timeline"])}</script>']
     for name, track in data["tracks"].items():
         islands.append(

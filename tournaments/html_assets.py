@@ -365,6 +365,13 @@ VIEWER_JS = r"""
     if (t.q !== undefined) { parts.push("rtt " + t.q + " ms"); }
     return parts.join(" \u00b7 ");
   }
+  // An option by its label ("Fidel", "operations: a coup"), its key the tooltip (#labels: the
+  // options' labels by key; a key without one, or a hidden choice, is shown as it is).
+  var LABELS = json("labels") || {};
+  function option(key, chosen) {
+    var label = LABELS[key];
+    return h("span", { "class": "opt" + (chosen ? " chosen" : ""), title: key, "data-key": key, text: label || key });
+  }
   function showDecision(t, f) {
     decisionEl.textContent = "";
     if (t.end) {
@@ -377,10 +384,10 @@ VIEWER_JS = r"""
     if (f.p) { decisionEl.appendChild(h("div", { "class": "muted", text: f.p })); }
     if (f.o) {
       var opts = h("div", { "class": "opts" });
-      f.o.forEach(function (key, i) { opts.appendChild(h("span", { "class": "opt" + (i === f.c ? " chosen" : ""), text: key })); });
+      f.o.forEach(function (key, i) { opts.appendChild(option(key, i === f.c)); });
       decisionEl.appendChild(opts);
     } else {
-      decisionEl.appendChild(h("div", null, [t.r + " chose ", h("span", { "class": "opt chosen", text: f.k })]));
+      decisionEl.appendChild(h("div", null, [t.r + " chose ", option(f.k, true)]));
     }
     var tm = timing(t);
     if (tm) { decisionEl.appendChild(h("div", { "class": "muted", text: tm })); }

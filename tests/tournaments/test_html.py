@@ -774,6 +774,12 @@ def test_ts_pages_in_headless_chromium(ts_report, ts_full, tmp_path, tmp_path_fa
             target = record.moves[n - 1]["key"].removeprefix("country:")
             die = record.moves[n]["key"].removeprefix("die:")
             assert board["highlight"].get(target) == "now" and board["tags"] == [(target, die)]
+        if n != "end":  # the decision box names the option chosen, its key the tooltip
+            chosen = re.search(r'<span class="opt chosen" title="([^"]+)" data-key="[^"]+">([^<]+)</span>', dom)
+            key = record.moves[n - 1]["key"]
+            assert chosen and chosen.group(1) == key, (seat, n, key)
+            if key.startswith(("country:", "card:")):
+                assert ":" not in chosen.group(2) and chosen.group(2).strip(), (key, chosen.group(2))
     match_dom = _dom_parse(doms[1])
     assert len(match_dom["countries"]) == 84 and set(match_dom["hands"]) == {"ussr", "us"}
     assert all("?" not in hand for hand in match_dom["hands"].values())  # omniscient by default: face up
