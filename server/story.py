@@ -23,7 +23,7 @@ viewer's "jump to chapter" goes to the first player decision numbered ``k`` or l
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from .boards import table_view
@@ -31,14 +31,32 @@ from .core.flow import history_since
 from .core.game import Game
 from .core.record import Record, replay_steps, start_state
 
-__all__ = ["KINDS", "Chapter", "Narrator", "Story", "StoryLine", "StoryTeller", "history_base", "public_entries", "tell",
-           "viewer_entries"]
+__all__ = ["KINDS", "STYLES", "Chapter", "Narrator", "Story", "StoryLine", "StoryTeller", "history_base", "kinds_of",
+           "public_entries", "styled", "tell", "viewer_entries"]
 
-#: The kinds of line a teller may give (the page colours by kind; the text replay ignores it).
-KINDS = (
-    "setup", "deal", "headline", "play", "event", "ops", "space", "coup", "realign", "die", "war",
-    "vp", "defcon", "milops", "scoring", "turn", "claim", "formation", "end",
-)
+#: The kinds of line every teller may give, and how the pages show each: ``moment`` (bold, and a
+#: jump in the page's chapter list), ``major`` (bold), ``minor`` (grey), ``aside`` (muted), ``""``
+#: (plain). A game's own kinds (a war, a claim) are its teller's ``kinds``, styled the same way.
+KINDS: dict[str, str] = {
+    "setup": "aside", "deal": "aside", "turn": "aside", "play": "", "event": "", "die": "minor",
+    "scoring": "moment", "end": "major",
+}
+STYLES = ("moment", "major", "minor", "aside", "")
+
+
+def kinds_of(teller: Any) -> dict[str, str]:
+    """Every kind ``teller`` may give with its style: :data:`KINDS` and the teller's own
+    ``kinds`` (a mapping, optional)."""
+    own = dict(getattr(teller, "kinds", None) or {})
+    for kind, style in own.items():
+        if style not in STYLES:
+            raise ValueError(f"story kind {kind!r}: style {style!r} is not one of {', '.join(map(repr, STYLES))}")
+    return {**KINDS, **own}
+
+
+def styled(kinds: Mapping[str, str]) -> dict[str, str]:
+    """The kinds that have a style, with it: what a page needs to show a story's lines."""
+    return {kind: style for kind, style in kinds.items() if style}
 
 
 @dataclass(frozen=True)
@@ -73,9 +91,11 @@ class Chapter:
 
 @dataclass(frozen=True)
 class Story:
-    """A whole match told: ``items`` in order (chapters and lines interleaved)."""
+    """A whole match told: ``items`` in order (chapters and lines interleaved); ``kinds``: the
+    style of each kind of line (:func:`kinds_of` its teller)."""
 
     items: tuple[Chapter | StoryLine, ...]
+    kinds: Mapping[str, str] = field(default_factory=lambda: dict(KINDS))
 
     @property
     def chapters(self) -> list[Chapter]:
@@ -100,15 +120,18 @@ class Story:
             out.extend("      " + line for line in item.detail)
         return out
 
-    def to_json(self) -> dict[str, list[list[Any]]]:
-        """The viewer's ``chapters`` and ``story`` lists (tournaments/html.py tracks)."""
-        return {"chapters": [c.to_json() for c in self.chapters], "story": [s.to_json() for s in self.lines]}
+    def to_json(self) -> dict[str, Any]:
+        """The viewer's ``chapters`` and ``story`` lists (tournaments/html.py tracks), and
+        ``kinds``: :func:`styled`."""
+        return {"chapters": [c.to_json() for c in self.chapters], "story": [s.to_json() for s in self.lines],
+                "kinds": styled(self.kinds)}
 
 
 @runtime_checkable
 class StoryTeller(Protocol):
     """A game's teller for one match (``GameSpec.story()`` makes one). Pure: no I/O. It may
-    keep what it learned earlier in the match (the card being played, the turn)."""
+    keep what it learned earlier in the match (the card being played, the turn). Its own kinds
+    of line, besides :data:`KINDS`, are its ``kinds`` attribute: ``{kind: style}``."""
 
     def start(self, view: Mapping[str, Any]) -> Iterable[Chapter | StoryLine]:
         """The opening (the first chapter, e.g. "Setup"), from the viewer's first view."""
@@ -161,22 +184,23 @@ class Narrator:
         self.teller = teller
         self.view_of = view_of
         self.entries_of = entries_of
+        self.kinds = kinds_of(teller)
         self.base = history_base(initial)
         self.before = view_of(initial)
-        self.items: list[Chapter | StoryLine] = list(_numbered(teller.start(self.before), 1))
+        self.items: list[Chapter | StoryLine] = list(_numbered(teller.start(self.before), 1, self.kinds))
 
     def step(self, state: Any, number: int, decision_key: str | None = None) -> list[Chapter | StoryLine]:
         """Tell decision ``number`` (the record's, from 1), ``state`` being the state after it;
         returns (and keeps) the new items."""
         entries = self.entries_of(state, self.base + number, decision_key)
         after = self.view_of(state)
-        new = list(_numbered(self.teller.tell(self.before, entries, after), number))
+        new = list(_numbered(self.teller.tell(self.before, entries, after), number, self.kinds))
         self.items.extend(new)
         self.before = after
         return new
 
     def story(self) -> Story:
-        return Story(tuple(self.items))
+        return Story(tuple(self.items), self.kinds)
 
 
 def public_entries(state: Any, number: int, decision_key: str | None = None) -> list[list[Any]]:
@@ -218,8 +242,9 @@ def tell(game: Game, record: Record, teller: StoryTeller, *, as_role: str | None
     return narrator.story()
 
 
-def _numbered(items: Iterable[Chapter | StoryLine], number: int) -> Iterator[Chapter | StoryLine]:
+def _numbered(items: Iterable[Chapter | StoryLine], number: int,
+              kinds: Mapping[str, str]) -> Iterator[Chapter | StoryLine]:
     for item in items:
-        if isinstance(item, StoryLine) and item.kind not in KINDS:
-            raise ValueError(f"story line kind {item.kind!r} is not one of {', '.join(KINDS)}")
+        if isinstance(item, StoryLine) and item.kind not in kinds:
+            raise ValueError(f"story line kind {item.kind!r} is not one of {', '.join(kinds)}")
         yield replace(item, number=number)

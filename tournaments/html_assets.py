@@ -133,9 +133,10 @@ pre.board { background: #fbfcfe; border: 1px solid var(--line); border-radius: 6
            font-size: 12px; border-bottom: 1px solid var(--line); }
 .log .ln { padding: 1px 2px; cursor: pointer; }
 .log .ln:hover { background: #f3f6fc; }
-.log .ln.k-scoring, .log .ln.k-claim, .log .ln.k-end { font-weight: 600; }
-.log .ln.k-vp, .log .ln.k-defcon, .log .ln.k-milops, .log .ln.k-die, .log .ln.k-war { color: #4a5263; }
-.log .ln.k-turn, .log .ln.k-deal, .log .ln.k-setup { color: var(--muted); }
+/* a line's style, its kind's (server/story.py: the common kinds' and each teller's own kinds) */
+.log .ln.s-moment, .log .ln.s-major { font-weight: 600; }
+.log .ln.s-minor { color: #4a5263; }
+.log .ln.s-aside { color: var(--muted); }
 .log ul.detail { margin: 0 0 2px 18px; padding: 0; font-weight: 400; color: #4a5263; }
 /* the board's map (an <svg data-zoom>): zoom and pan */
 .zoombox { position: relative; overflow: hidden; touch-action: none; min-width: 0; }
@@ -261,7 +262,6 @@ VIEWER_JS = r"""
   // -- the viewer -------------------------------------------------------------------------------
   var APP_LAYOUT = "(min-width: 1000px) and (min-height: 560px)";  // the CSS's two-column layout
   var SPEEDS = [0.5, 1, 2, 4];  // autoplay: decisions per second
-  var MOMENTS = ["claim", "scoring"];  // story lines the chapter list lists too (a jump to each)
   var pos = 0;
   var seat = order.indexOf("omniscient") >= 0 ? "omniscient" : order[0];
   var boardEl = document.getElementById("board");
@@ -317,8 +317,8 @@ VIEWER_JS = r"""
     if (!list.length) { chapterEl.appendChild(h("option", { value: "-1", text: "no chapters" })); }
     list.forEach(function (c, i) { chapterEl.appendChild(h("option", { value: String(i), text: c[0] })); });
     var moments = momentLines();
-    if (moments.length) {  // the story's claims and scorings: the frame right after each
-      chapterEl.appendChild(h("optgroup", { label: "claims and scorings" }, moments.map(function (line) {
+    if (moments.length) {  // the story's moments (claims, scorings): the frame right after each
+      chapterEl.appendChild(h("optgroup", { label: "key moments" }, moments.map(function (line) {
         var text = String(line[1]);
         return h("option", { value: "m" + line[0], text: text.length > 60 ? text.slice(0, 59) + "\u2026" : text });
       })));
@@ -346,7 +346,9 @@ VIEWER_JS = r"""
     if (at !== null && at !== undefined) { go(Number(at)); }
   });
   function momentLines() {
-    return (tracks[seat].story || []).filter(function (line) { return MOMENTS.indexOf(line[2]) >= 0; });
+    // the lines whose kind is a moment (a scoring, a claim): the chapter list lists them too
+    var kinds = tracks[seat].kinds || {};
+    return (tracks[seat].story || []).filter(function (line) { return kinds[line[2]] === "moment"; });
   }
   chapterEl.addEventListener("change", function () {
     var value = chapterEl.value;
@@ -407,7 +409,8 @@ VIEWER_JS = r"""
     track.story.forEach(function (line) {
       while (ci < list.length && list[ci][1] <= line[0]) { title(list[ci++]); }
       var detail = line[4] || [];
-      var el = h("div", { "class": "ln k-" + String(line[2] || "").replace(/[^a-z0-9_-]/gi, ""), "data-n": String(line[0]),
+      var kind = String(line[2] || "").replace(/[^a-z0-9_-]/gi, ""), style = (track.kinds || {})[kind];
+      var el = h("div", { "class": "ln k-" + kind + (style ? " s-" + style : ""), "data-n": String(line[0]),
         title: "decision " + line[0] + (line[3] ? " \u00b7 " + line[3] : "") }, [String(line[1])]);
       if (line[3]) { el.setAttribute("data-role", line[3]); }
       if (detail.length) { el.appendChild(h("ul", { "class": "detail" }, detail.map(function (d) { return h("li", { text: String(d) }); }))); }

@@ -31,7 +31,7 @@ from ..server.core.game import CHANCE
 from ..server.core.record import ReplayError, start_state
 from ..server.plugins import find_game_spec
 from ..server.review import game_for, render_view
-from ..server.story import Chapter, Narrator, public_entries
+from ..server.story import Chapter, Narrator, public_entries, styled
 from .html import html_board
 
 __all__ = ["Changes", "LiveBoard", "spectator_view"]
@@ -194,8 +194,8 @@ class LiveBoard:
         ``outcome`` (once over: winner, termination, reason), ``pending`` (role and step of the
         decision asked, no options) and ``view`` (the public view, :func:`spectator_view`), or
         ``text`` instead for a game whose board is text only; ``panels`` (``HtmlBoard.panels``
-        of that view) for a board that draws some; ``story`` (:meth:`story`) for a game with a
-        teller; ``error`` if the record does not replay."""
+        of that view) for a board that draws some; ``story`` (:meth:`story`) and
+        ``story_kinds`` (the style of its kinds of line) for a game with a teller; ``error`` if the record does not replay."""
         out: dict[str, Any] = {"n": self.number, "over": self.over}
         if self.error is not None:
             out["error"] = self.error
@@ -212,8 +212,9 @@ class LiveBoard:
         view = public_view(self._spec, state, seat)
         out["view"] = spectator_view(view)
         story = self.story()
-        if story:
+        if story and self._narrator is not None:
             out["story"] = story
+            out["story_kinds"] = styled(self._narrator.kinds)
         board = html_board(game.name)
         if board is not None and board.panels is not None:  # drawn from the public view: public too
             out["panels"] = board.panels(out["view"])

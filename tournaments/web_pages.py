@@ -198,7 +198,8 @@ LIVE_JS = r"""
       logEl.className = "log story";
       snap.story.forEach(function (item) {
         if (item[0] === "c") { logEl.appendChild(h("div", { "class": "ch", text: item[1] })); return; }
-        var line = h("div", { "class": "ln k-" + item[3], "data-n": String(item[1]), text: item[2] });
+        var style = (snap.story_kinds || {})[item[3]];
+        var line = h("div", { "class": "ln k-" + item[3] + (style ? " s-" + style : ""), "data-n": String(item[1]), text: item[2] });
         if (item[5] && item[5].length) {
           line.appendChild(h("ul", { "class": "detail" }, item[5].map(function (d) { return h("li", { text: d }); })));
         }

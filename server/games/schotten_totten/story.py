@@ -146,6 +146,10 @@ def _find(view: Mapping[str, Any], card: str) -> tuple[int, str] | None:
 class STStory:
     """The teller of one Schotten Totten match (``GameSpec.story`` makes one per match told)."""
 
+    #: Schotten Totten's own kinds of line (server/story.py's KINDS has the common ones): a claim
+    #: is a moment (bold, and a jump in the page's chapter list).
+    kinds = {"claim": "moment", "formation": ""}
+
     def __init__(self) -> None:
         self.turn = 0
         self.roles: list[str] = []

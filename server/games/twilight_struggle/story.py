@@ -43,6 +43,11 @@ class TSStoryTeller(Handlers):
     """One match's teller (a new one per match told: it remembers the card in play, the open
     rolls and the runs of placements)."""
 
+    #: Twilight Struggle's own kinds of line and how the pages show them (server/story.py's KINDS
+    #: has the common ones): the tracks' changes grey, the plays plain.
+    kinds = {"headline": "", "ops": "", "space": "", "coup": "", "realign": "", "war": "minor",
+             "vp": "minor", "defcon": "minor", "milops": "minor"}
+
     def __init__(self) -> None:
         self.chapter: tuple[Any, ...] | None = None
         self.deferred: list[Chapter | StoryLine] | None = None  # the end of a turn, told next
